@@ -1,0 +1,42 @@
+package io.huditsd.config;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks across sections that Jackson cannot express: the {@code hoodie} maps, duplicate table ids and paths.
+ * Each error names the YAML path of the offending value.
+ */
+public final class ConfigurationChecks {
+  private ConfigurationChecks() {
+  }
+
+  public static List<String> check(TsdConfiguration configuration) {
+    List<String> errors = new ArrayList<>(HoodieKeyRules.check("hoodie", configuration.getHoodie()));
+    errors.addAll(HoodieKeyRules.check("discovery.hoodie", configuration.getDiscovery().hoodie()));
+    Map<String, Integer> ids = new HashMap<>();
+    Map<String, Integer> paths = new HashMap<>();
+    List<TableSpec> tables = configuration.getTables();
+    for (int i = 0; i < tables.size(); i++) {
+      TableSpec table = tables.get(i);
+      String where = "tables[" + i + "]";
+      errors.addAll(HoodieKeyRules.check(where + ".hoodie", table.hoodie()));
+      Integer earlierPath = paths.putIfAbsent(TablePaths.normalize(table.path()), i);
+      if (earlierPath != null) {
+        errors.add(where + ".path: " + table.path() + " is already listed as tables[" + earlierPath + "]");
+      }
+      if (table.id().isPresent()) {
+        Integer earlierId = ids.putIfAbsent(table.id().get(), i);
+        if (earlierId != null) {
+          errors.add(where + ".id: '" + table.id().get() + "' is already used by tables[" + earlierId + "]");
+        }
+      }
+    }
+    if (tables.isEmpty() && configuration.getDiscovery().roots().isEmpty()) {
+      errors.add("tables: no tables listed and no discovery.roots given, so there is nothing to service");
+    }
+    return errors;
+  }
+}

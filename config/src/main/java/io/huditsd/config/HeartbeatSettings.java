@@ -1,0 +1,27 @@
+package io.huditsd.config;
+
+/**
+ * How a running plan proves it is alive, in Hudi's heartbeat terms.
+ *
+ * @param intervalMillis interval between two heartbeats
+ * @param tolerableMisses missed heartbeats before the plan counts as abandoned
+ */
+public record HeartbeatSettings(long intervalMillis, int tolerableMisses) {
+  public HeartbeatSettings {
+    if (intervalMillis <= 0) {
+      throw new IllegalArgumentException("intervalMillis must be positive, got " + intervalMillis);
+    }
+    if (tolerableMisses < 0) {
+      throw new IllegalArgumentException("tolerableMisses must not be negative, got " + tolerableMisses);
+    }
+  }
+
+  public static HeartbeatSettings of(WorkerConfig workers) {
+    return new HeartbeatSettings(workers.heartbeatInterval().toMilliseconds(), workers.heartbeatTolerableMisses());
+  }
+
+  /** How long after its last heartbeat a plan counts as abandoned. */
+  public long expiryMillis() {
+    return intervalMillis * (tolerableMisses + 1L);
+  }
+}

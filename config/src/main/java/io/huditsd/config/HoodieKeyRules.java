@@ -1,0 +1,50 @@
+package io.huditsd.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a user may put into a {@code hoodie} map. Keys must be Hudi's own, and the keys the daemon derives from the
+ * table itself (its type, version, name, path) or needs fixed for the Java engine may not be overridden: setting
+ * them would upgrade a table its writers own, or kill the client at start.
+ */
+public final class HoodieKeyRules {
+  /** Keys the daemon sets itself, with the reason a user may not. */
+  public static final Map<String, String> DAEMON_OWNED = Map.ofEntries(
+      Map.entry("hoodie.write.table.version", "the daemon pins it to the table's own hoodie.table.version"),
+      Map.entry("hoodie.write.auto.upgrade", "the daemon never upgrades a table"),
+      Map.entry("hoodie.embed.timeline.server", "the embedded timeline server is not available on the Java engine"),
+      Map.entry("hoodie.write.markers.type", "the Java engine needs DIRECT markers"),
+      Map.entry("hoodie.base.path", "it comes from the table's path"),
+      Map.entry("hoodie.table.name", "it comes from the table's hoodie.properties"),
+      Map.entry("hoodie.table.type", "it comes from the table's hoodie.properties"),
+      Map.entry("hoodie.table.version", "it comes from the table's hoodie.properties"),
+      Map.entry("hoodie.log.compaction.enable", "log compaction cannot run on the Java engine"));
+
+  private static final Set<String> DAEMON_OWNED_KEYS = DAEMON_OWNED.keySet();
+
+  private HoodieKeyRules() {
+  }
+
+  /** Problems with the keys of {@code hoodie}, each naming {@code where} and the key. Empty when all is well. */
+  public static List<String> check(String where, Map<String, String> hoodie) {
+    List<String> errors = new ArrayList<>();
+    HoodieKeyCatalog catalog = HoodieKeyCatalog.instance();
+    for (Map.Entry<String, String> entry : hoodie.entrySet()) {
+      String key = entry.getKey();
+      if (!key.startsWith("hoodie.")) {
+        errors.add(where + "." + key + ": only hoodie.* keys may be set here");
+      } else if (DAEMON_OWNED_KEYS.contains(key)) {
+        errors.add(where + "." + key + ": may not be set, " + DAEMON_OWNED.get(key));
+      } else if (!catalog.isKnown(key)) {
+        errors.add(where + "." + key + ": is not a Hudi configuration key"
+            + catalog.closest(key).map(candidate -> " (did you mean " + candidate + "?)").orElse(""));
+      } else if (entry.getValue() == null) {
+        errors.add(where + "." + key + ": has no value");
+      }
+    }
+    return errors;
+  }
+}

@@ -1,0 +1,160 @@
+package io.huditsd.config;
+
+import org.apache.hudi.common.config.HoodieMetadataConfig;
+import org.apache.hudi.common.engine.EngineType;
+import org.apache.hudi.common.schema.HoodieSchema;
+import org.apache.hudi.common.table.HoodieTableConfig;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.TableSchemaResolver;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.metadata.HoodieTableMetadataUtil;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * Derives the write config a table's services run with from three layers, later ones winning:
+ * <ol>
+ *   <li>the daemon's defaults for a process that shares the table with live writers (optimistic concurrency, lazy
+ *       rollback of failed writes, metadata indexes matching the table's own);</li>
+ *   <li>the user's {@code hoodie.*} keys (global, discovery root, table);</li>
+ *   <li>what comes from the table itself or what the Java engine needs, which no user key may change: path, name,
+ *       type, record key, partition and ordering fields, merge mode, schema, the table's version with auto-upgrade
+ *       off, the embedded timeline server off and DIRECT markers.</li>
+ * </ol>
+ */
+public final class TableWriteConfigs {
+  static final String IN_PROCESS_LOCK_PROVIDER = "org.apache.hudi.client.transaction.lock.InProcessLockProvider";
+
+  private TableWriteConfigs() {
+  }
+
+  /**
+   * @param metaClient a meta client of the table, freshly loaded
+   * @param userKeys the effective {@code hoodie.*} keys for this table, already checked by {@link HoodieKeyRules}
+   * @param heartbeat how often running plans renew their heartbeat
+   */
+  public static HoodieWriteConfig build(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
+                                        HeartbeatSettings heartbeat) {
+    Properties properties = new Properties();
+    properties.putAll(daemonDefaults(metaClient.getTableConfig(), heartbeat));
+    properties.putAll(userKeys);
+    properties.putAll(tableDerived(metaClient));
+    return HoodieWriteConfig.newBuilder()
+        .withEngineType(EngineType.JAVA)
+        .withPath(metaClient.getBasePath().toString())
+        .withProps(properties)
+        .build();
+  }
+
+  /** The effective policy: every key the daemon passes to Hudi for this table, before Hudi adds its own defaults. */
+  public static Map<String, String> effectiveKeys(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
+                                                  HeartbeatSettings heartbeat) {
+    Map<String, String> keys = new LinkedHashMap<>(daemonDefaults(metaClient.getTableConfig(), heartbeat));
+    keys.putAll(userKeys);
+    Map<String, String> derived = tableDerived(metaClient);
+    derived.remove(HoodieWriteConfig.AVRO_SCHEMA_STRING.key());
+    keys.putAll(derived);
+    return keys;
+  }
+
+  static Map<String, String> daemonDefaults(HoodieTableConfig table, HeartbeatSettings heartbeat) {
+    Map<String, String> keys = new LinkedHashMap<>();
+    // The daemon is a second process on a table that writers own: Hudi's multi-writer mode makes every plan
+    // scheduling and commit take the table lock, and LAZY rollback leaves a writer's inflight commit alone while
+    // its heartbeat is alive.
+    keys.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
+    keys.put("hoodie.cleaner.policy.failed.writes", "LAZY");
+    keys.put("hoodie.write.lock.provider", IN_PROCESS_LOCK_PROVIDER);
+    // Each service is run explicitly so its outcome is accounted to it; inline auto-clean/archive after a
+    // compaction commit would hide them inside the compaction run.
+    keys.put("hoodie.clean.automatic", "false");
+    keys.put("hoodie.archive.automatic", "false");
+    // Clustering's commit-count trigger (hoodie.clustering.inline.max.commits) is only evaluated by Hudi when
+    // inline clustering is on. The daemon never writes data, so "inline" only enables the trigger.
+    keys.put("hoodie.clustering.inline", "true");
+    keys.put("hoodie.client.heartbeat.interval_in_ms", Long.toString(heartbeat.intervalMillis()));
+    keys.put("hoodie.client.heartbeat.tolerable.misses", Integer.toString(heartbeat.tolerableMisses()));
+    keys.putAll(metadataMatchingTable(table));
+    return keys;
+  }
+
+  /**
+   * Metadata writes must match the table: a compaction committed without updating an existing metadata table leaves
+   * it stale (readers then return old rows), and enabling one the writers do not maintain creates a stale one.
+   */
+  static Map<String, String> metadataMatchingTable(HoodieTableConfig table) {
+    Set<String> partitions = table.getMetadataPartitions();
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put(HoodieMetadataConfig.ENABLE.key(),
+        Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_FILES)));
+    keys.put(HoodieMetadataConfig.ENABLE_METADATA_INDEX_COLUMN_STATS.key(),
+        Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_COLUMN_STATS)));
+    keys.put(HoodieMetadataConfig.ENABLE_METADATA_INDEX_PARTITION_STATS,
+        Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_PARTITION_STATS)));
+    keys.put(HoodieMetadataConfig.ENABLE_METADATA_INDEX_BLOOM_FILTER.key(),
+        Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_BLOOM_FILTERS)));
+    keys.put(HoodieMetadataConfig.GLOBAL_RECORD_LEVEL_INDEX_ENABLE_PROP.key(),
+        Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_RECORD_INDEX)));
+    return keys;
+  }
+
+  static Map<String, String> tableDerived(HoodieTableMetaClient metaClient) {
+    HoodieTableConfig table = metaClient.getTableConfig();
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put(HoodieWriteConfig.TBL_NAME.key(), table.getTableName());
+    keys.put(HoodieTableConfig.TYPE.key(), table.getTableType().name());
+    keys.put(HoodieWriteConfig.WRITE_TABLE_VERSION.key(), Integer.toString(table.getTableVersion().versionCode()));
+    keys.put(HoodieWriteConfig.AUTO_UPGRADE_VERSION.key(), "false");
+    keys.put(HoodieWriteConfig.EMBEDDED_TIMELINE_SERVER_ENABLE.key(), "false");
+    keys.put(HoodieWriteConfig.MARKERS_TYPE.key(), "DIRECT");
+    keys.put("hoodie.datasource.write.recordkey.field", table.getRawRecordKeyFieldProp());
+    keys.put("hoodie.datasource.write.partitionpath.field", partitionFieldNames(table));
+    keys.put(HoodieWriteConfig.KEYGENERATOR_CLASS_NAME.key(), table.getKeyGeneratorClassName());
+    Option<String> ordering = table.getOrderingFieldsStr();
+    if (ordering.isPresent() && !ordering.get().isEmpty()) {
+      keys.put(HoodieWriteConfig.PRECOMBINE_FIELD_NAME.key(), ordering.get());
+    }
+    if (table.getRecordMergeMode() != null) {
+      keys.put(HoodieWriteConfig.RECORD_MERGE_MODE.key(), table.getRecordMergeMode().name());
+    }
+    String strategyId = table.getRecordMergeStrategyId();
+    if (strategyId != null && !strategyId.isEmpty()) {
+      keys.put(HoodieWriteConfig.RECORD_MERGE_STRATEGY_ID.key(), strategyId);
+    }
+    table.getPayloadClassIfPresent().ifPresent(payload ->
+        keys.put(HoodieWriteConfig.WRITE_PAYLOAD_CLASS_NAME.key(), payload));
+    tableSchema(metaClient).ifPresent(schema ->
+        keys.put(HoodieWriteConfig.AVRO_SCHEMA_STRING.key(), schema.toString()));
+    keys.values().removeIf(value -> value == null);
+    return keys;
+  }
+
+  /** {@code hoodie.table.partition.fields} may carry key-generator types ({@code region:SIMPLE}); writers take names. */
+  private static String partitionFieldNames(HoodieTableConfig table) {
+    String raw = table.getPartitionFieldProp();
+    if (raw == null) {
+      return "";
+    }
+    StringBuilder names = new StringBuilder();
+    for (String field : raw.split(",")) {
+      if (field.isBlank()) {
+        continue;
+      }
+      if (names.length() > 0) {
+        names.append(',');
+      }
+      int colon = field.indexOf(':');
+      names.append(colon < 0 ? field.trim() : field.substring(0, colon).trim());
+    }
+    return names.toString();
+  }
+
+  private static java.util.Optional<HoodieSchema> tableSchema(HoodieTableMetaClient metaClient) {
+    Option<HoodieSchema> schema = new TableSchemaResolver(metaClient).getTableSchemaIfPresent(false);
+    return schema.isPresent() ? java.util.Optional.of(schema.get()) : java.util.Optional.empty();
+  }
+}

@@ -1,0 +1,91 @@
+package io.huditsd.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.core.Configuration;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The daemon's YAML file. Dropwizard's own sections ({@code server}, {@code logging}, {@code metrics}) sit beside
+ * the daemon's: the tables, how they are found and polled, the worker pool, and the {@code hoodie.*} keys passed to
+ * Hudi's write config.
+ */
+public class TsdConfiguration extends Configuration {
+  private List<TableSpec> tables = List.of();
+  private DiscoveryConfig discovery = DiscoveryConfig.none();
+  private PollingConfig polling = PollingConfig.defaults();
+  private WorkerConfig workers = WorkerConfig.defaults();
+  private Set<ServiceType> services = EnumSet.allOf(ServiceType.class);
+  private Map<String, String> hoodie = Map.of();
+
+  /** Explicitly listed tables with their overrides. */
+  @JsonProperty
+  public List<TableSpec> getTables() {
+    return tables;
+  }
+
+  @JsonProperty
+  public void setTables(List<TableSpec> tables) {
+    this.tables = tables == null ? List.of() : List.copyOf(tables);
+  }
+
+  /** Roots under which every Hudi table is serviced. */
+  @JsonProperty
+  public DiscoveryConfig getDiscovery() {
+    return discovery;
+  }
+
+  @JsonProperty
+  public void setDiscovery(DiscoveryConfig discovery) {
+    this.discovery = discovery == null ? DiscoveryConfig.none() : discovery;
+  }
+
+  /** Poll interval, poll threads and failure backoff. */
+  @JsonProperty
+  public PollingConfig getPolling() {
+    return polling;
+  }
+
+  @JsonProperty
+  public void setPolling(PollingConfig polling) {
+    this.polling = polling == null ? PollingConfig.defaults() : polling;
+  }
+
+  /** The worker pool that executes plans. */
+  @JsonProperty
+  public WorkerConfig getWorkers() {
+    return workers;
+  }
+
+  @JsonProperty
+  public void setWorkers(WorkerConfig workers) {
+    this.workers = workers == null ? WorkerConfig.defaults() : workers;
+  }
+
+  /** Services enabled for every table unless a table overrides them; all four by default. */
+  @JsonProperty
+  public Set<ServiceType> getServices() {
+    return services;
+  }
+
+  @JsonProperty
+  public void setServices(Set<ServiceType> services) {
+    this.services = services == null || services.isEmpty()
+        ? Set.of() : Set.copyOf(EnumSet.copyOf(services));
+  }
+
+  /** {@code hoodie.*} keys passed to the write config of every table. */
+  @JsonProperty
+  public Map<String, String> getHoodie() {
+    return hoodie;
+  }
+
+  @JsonProperty
+  public void setHoodie(Map<String, String> hoodie) {
+    this.hoodie = hoodie == null ? Map.of() : Map.copyOf(new TreeMap<>(hoodie));
+  }
+}

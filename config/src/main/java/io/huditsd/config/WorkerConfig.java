@@ -1,0 +1,60 @@
+package io.huditsd.config;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+
+/**
+ * The worker pool that executes plans.
+ *
+ * @param count worker threads; defaults to the number of cores
+ * @param maxAttempts attempts of one plan before it is reported as failed and left alone until the next change
+ * @param retryBackoff wait before the second attempt; it doubles for each further attempt
+ * @param heartbeatInterval how often a running plan's Hudi heartbeat is renewed; another process (or this daemon
+ *     after a restart) treats the plan as abandoned once the heartbeat is older than
+ *     {@code heartbeatInterval * (heartbeatTolerableMisses + 1)}
+ * @param heartbeatTolerableMisses missed heartbeats tolerated before a plan counts as abandoned
+ */
+public record WorkerConfig(int count, int maxAttempts, Duration retryBackoff, Duration heartbeatInterval,
+                           int heartbeatTolerableMisses) {
+  public static final int MAX_ATTEMPTS_DEFAULT = 3;
+  public static final Duration RETRY_BACKOFF_DEFAULT = Duration.seconds(30);
+  public static final Duration HEARTBEAT_INTERVAL_DEFAULT = Duration.seconds(60);
+  public static final int HEARTBEAT_TOLERABLE_MISSES_DEFAULT = 2;
+
+  @JsonCreator
+  public static WorkerConfig create(@JsonProperty("count") Integer count,
+                                    @JsonProperty("maxAttempts") Integer maxAttempts,
+                                    @JsonProperty("retryBackoff") Duration retryBackoff,
+                                    @JsonProperty("heartbeatInterval") Duration heartbeatInterval,
+                                    @JsonProperty("heartbeatTolerableMisses") Integer heartbeatTolerableMisses) {
+    return new WorkerConfig(count == null ? Runtime.getRuntime().availableProcessors() : count,
+        maxAttempts == null ? MAX_ATTEMPTS_DEFAULT : maxAttempts,
+        retryBackoff == null ? RETRY_BACKOFF_DEFAULT : retryBackoff,
+        heartbeatInterval == null ? HEARTBEAT_INTERVAL_DEFAULT : heartbeatInterval,
+        heartbeatTolerableMisses == null ? HEARTBEAT_TOLERABLE_MISSES_DEFAULT : heartbeatTolerableMisses);
+  }
+
+  public WorkerConfig {
+    if (count < 1 || count > 256) {
+      throw new IllegalArgumentException("count must be between 1 and 256, got " + count);
+    }
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
+    }
+    if (retryBackoff.toMilliseconds() < 0) {
+      throw new IllegalArgumentException("retryBackoff must not be negative, got " + retryBackoff);
+    }
+    if (heartbeatInterval.toMilliseconds() < 100) {
+      throw new IllegalArgumentException("heartbeatInterval must be at least 100ms, got " + heartbeatInterval);
+    }
+    if (heartbeatTolerableMisses < 0) {
+      throw new IllegalArgumentException("heartbeatTolerableMisses must not be negative, got "
+          + heartbeatTolerableMisses);
+    }
+  }
+
+  public static WorkerConfig defaults() {
+    return create(null, null, null, null, null);
+  }
+}
