@@ -1,0 +1,32 @@
+package io.huditsd.config;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A table the daemon services, with every setting resolved: global values, then discovery-root values, then the
+ * table's own overrides.
+ *
+ * @param id stable, URL-safe id (see {@link TableIds})
+ * @param basePath normalized base path (see {@link TablePaths})
+ * @param services services enabled on this table
+ * @param pollInterval interval between two polls of its timeline
+ * @param hoodieKeys the user's {@code hoodie.*} keys in force for this table
+ */
+public record ServicedTable(String id, String basePath, Set<ServiceType> services, Duration pollInterval,
+                            Map<String, String> hoodieKeys) {
+  public ServicedTable {
+    TableIds.requireValid(Objects.requireNonNull(id, "id is null"));
+    Objects.requireNonNull(basePath, "basePath is null");
+    services = Set.copyOf(services);
+    Objects.requireNonNull(pollInterval, "pollInterval is null");
+    hoodieKeys = Map.copyOf(new TreeMap<>(hoodieKeys));
+  }
+
+  public boolean runs(ServiceType service) {
+    return services.contains(service);
+  }
+}

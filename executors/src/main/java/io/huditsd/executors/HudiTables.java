@@ -1,0 +1,66 @@
+package io.huditsd.executors;
+
+import io.huditsd.config.HeartbeatSettings;
+import io.huditsd.config.ServicedTable;
+import io.huditsd.config.TableWriteConfigs;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.client.common.HoodieJavaEngineContext;
+import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.storage.StorageConfiguration;
+import org.apache.hudi.storage.hadoop.HadoopStorageConfiguration;
+
+import java.util.Map;
+import java.util.Objects;
+
+/** Opens Hudi meta clients and Java-engine write clients for serviced tables. */
+public final class HudiTables {
+  private final StorageConfiguration<Configuration> storageConfiguration;
+  private final HeartbeatSettings heartbeat;
+
+  public HudiTables(Configuration hadoopConfiguration, HeartbeatSettings heartbeat) {
+    this.storageConfiguration = new HadoopStorageConfiguration(
+        Objects.requireNonNull(hadoopConfiguration, "hadoopConfiguration is null"));
+    this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat is null");
+  }
+
+  public static Configuration defaultHadoopConfiguration() {
+    Configuration configuration = new Configuration();
+    // Local tables: skip the .crc side files that the checksummed local file system would otherwise write.
+    configuration.setBoolean("fs.file.impl.disable.cache", false);
+    return configuration;
+  }
+
+  public HeartbeatSettings heartbeat() {
+    return heartbeat;
+  }
+
+  public StorageConfiguration<Configuration> storageConfiguration() {
+    return storageConfiguration;
+  }
+
+  public HoodieTableMetaClient metaClient(String basePath) {
+    return HoodieTableMetaClient.builder()
+        .setConf(storageConfiguration.newInstance())
+        .setBasePath(basePath)
+        .setLoadActiveTimelineOnLoad(true)
+        .build();
+  }
+
+  public HoodieWriteConfig writeConfig(ServicedTable table, HoodieTableMetaClient metaClient) {
+    return TableWriteConfigs.build(metaClient, table.hoodieKeys(), heartbeat);
+  }
+
+  public Map<String, String> effectiveKeys(ServicedTable table, HoodieTableMetaClient metaClient) {
+    return TableWriteConfigs.effectiveKeys(metaClient, table.hoodieKeys(), heartbeat);
+  }
+
+  /** A write client over a fresh meta client; callers close it. */
+  public HoodieJavaWriteClient<HoodieAvroPayload> writeClient(ServicedTable table) {
+    HoodieTableMetaClient metaClient = metaClient(table.basePath());
+    return new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConfiguration.newInstance()),
+        writeConfig(table, metaClient));
+  }
+}

@@ -1,0 +1,32 @@
+package io.huditsd.executors;
+
+import io.huditsd.config.HeartbeatSettings;
+import org.apache.hudi.common.heartbeat.HoodieHeartbeatUtils;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * Tells a plan that a live process is executing from one whose executor died: by its Hudi heartbeat file
+ * ({@code .hoodie/.heartbeat/<instant>}), the same signal Hudi's own multi-writer rollback uses.
+ */
+public final class PlanLiveness {
+  private final HeartbeatSettings heartbeat;
+
+  public PlanLiveness(HeartbeatSettings heartbeat) {
+    this.heartbeat = heartbeat;
+  }
+
+  /** Whether a heartbeat for {@code instant} was written within the expiry window. */
+  public boolean isAlive(HoodieTableMetaClient metaClient, String instant) {
+    try {
+      long last = HoodieHeartbeatUtils.getLastHeartbeatTime(metaClient.getStorage(),
+          metaClient.getBasePath().toString(), instant);
+      return last > 0 && System.currentTimeMillis() - last <= heartbeat.expiryMillis();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the heartbeat of instant " + instant + " of "
+          + metaClient.getBasePath(), e);
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package io.huditsd.executors;
+
+import io.huditsd.config.ServiceType;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Runs one work item: checks that its plan is still pending and not held by a live process, then executes it with
+ * a fresh write client.
+ */
+public final class PlanRunner implements Function<WorkItem, ActionResult> {
+  private final HudiTables tables;
+  private final PlanLiveness liveness;
+  private final Map<ServiceType, ServiceAction> actions = new EnumMap<>(ServiceType.class);
+
+  public PlanRunner(HudiTables tables, List<ServiceAction> actions) {
+    this.tables = Objects.requireNonNull(tables, "tables is null");
+    this.liveness = new PlanLiveness(tables.heartbeat());
+    for (ServiceAction action : actions) {
+      this.actions.put(action.service(), action);
+    }
+  }
+
+  public static PlanRunner withDefaultActions(HudiTables tables) {
+    return new PlanRunner(tables, List.of(new CompactionAction(), new ClusteringAction(), new CleanAction(),
+        new ArchiveAction()));
+  }
+
+  @Override
+  public ActionResult apply(WorkItem item) {
+    ServiceAction action = actions.get(item.service());
+    if (action == null) {
+      throw new IllegalStateException("No action for service " + item.service());
+    }
+    if (item.instant().isPresent() && item.service() != ServiceType.ARCHIVE) {
+      checkStillPending(item);
+    }
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(item.table())) {
+      return action.execute(client, item.instant());
+    }
+  }
+
+  private void checkStillPending(WorkItem item) {
+    HoodieTableMetaClient metaClient = tables.metaClient(item.table().basePath());
+    String instant = item.instant().orElseThrow();
+    Optional<PendingPlan> plan = PendingPlans.list(metaClient).stream()
+        .filter(pending -> pending.service() == item.service() && pending.instant().equals(instant))
+        .findFirst();
+    if (plan.isEmpty()) {
+      throw new PlanSkippedException("plan " + instant + " is no longer pending (completed or rolled back elsewhere)");
+    }
+    if (plan.get().inflight() && item.service() != ServiceType.CLEAN && liveness.isAlive(metaClient, instant)) {
+      throw new PlanSkippedException("plan " + instant + " is being executed by a live process (heartbeat within "
+          + tables.heartbeat().expiryMillis() + " ms)");
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package io.huditsd.executors;
+
+import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One unit of work for the pool: execute a service on a table, at a plan's instant where the service has plans.
+ *
+ * @param table the table
+ * @param service the service
+ * @param instant the plan's instant; empty for archive
+ * @param backlogBytes how much the work relieves (for compaction: log bytes in the plan); larger runs first
+ * @param fileGroupIds file groups the plan touches; two items that share one never run at once
+ * @param enqueuedAt when the item was first queued; older runs first among equal backlogs
+ */
+public record WorkItem(ServicedTable table, ServiceType service, Optional<String> instant, long backlogBytes,
+                       Set<String> fileGroupIds, Instant enqueuedAt) {
+  public WorkItem {
+    Objects.requireNonNull(table, "table is null");
+    Objects.requireNonNull(service, "service is null");
+    Objects.requireNonNull(instant, "instant is null");
+    fileGroupIds = Set.copyOf(fileGroupIds);
+    Objects.requireNonNull(enqueuedAt, "enqueuedAt is null");
+  }
+
+  public static WorkItem forPlan(ServicedTable table, PendingPlan plan) {
+    return new WorkItem(table, plan.service(), Optional.of(plan.instant()), plan.inputBytes(), plan.fileGroupIds(),
+        Instant.now());
+  }
+
+  public static WorkItem forArchive(ServicedTable table) {
+    return new WorkItem(table, ServiceType.ARCHIVE, Optional.empty(), 0, Set.of(), Instant.now());
+  }
+
+  /** Identity of the work: the same plan is never queued twice. */
+  public String key() {
+    return table.id() + "/" + service.configName() + "/" + instant.orElse("-");
+  }
+
+  /** At most one item per table and service runs at a time. */
+  public String exclusivityKey() {
+    return table.id() + "/" + service.configName();
+  }
+
+  public String describe() {
+    return "table=" + table.id() + " service=" + service.configName() + " instant=" + instant.orElse("-");
+  }
+}

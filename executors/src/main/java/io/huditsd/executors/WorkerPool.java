@@ -1,0 +1,363 @@
+package io.huditsd.executors;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/**
+ * A bounded pool of worker threads over a priority queue of work items.
+ *
+ * <p>Order: the item with the largest backlog first, then the one queued longest. An item is only handed out when
+ * no other item of the same table and service is running and none running touches one of its file groups. A failed
+ * item waits {@code retryBackoff * 2^(attempt-1)} and is retried until {@code maxAttempts}; a failing item never
+ * kills its worker thread.
+ */
+public final class WorkerPool implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
+  private static final Comparator<Entry> ORDER = Comparator
+      .comparingLong((Entry entry) -> -entry.item.backlogBytes())
+      .thenComparing(entry -> entry.item.enqueuedAt())
+      .thenComparingLong(entry -> entry.record.runId());
+
+  private final Function<WorkItem, ActionResult> runner;
+  private final RunListener listener;
+  private final int maxAttempts;
+  private final Duration retryBackoff;
+  private final List<Thread> threads = new ArrayList<>();
+  private final AtomicLong runIds = new AtomicLong();
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  // INVARIANT (guarded by lock): every key in byKey is either in queue or in running, never both.
+  private final List<Entry> queue = new ArrayList<>();
+  private final Map<String, Entry> byKey = new HashMap<>();
+  private final Map<String, Entry> running = new HashMap<>();
+  private final Set<String> runningExclusivityKeys = new HashSet<>();
+  private final Map<String, Set<String>> runningFileGroupsByTable = new HashMap<>();
+  private boolean closed;
+
+  private static final class Entry {
+    private final WorkItem item;
+    private RunRecord record;
+    private Instant notBefore = Instant.MIN;
+
+    private Entry(WorkItem item, RunRecord record) {
+      this.item = item;
+      this.record = record;
+    }
+  }
+
+  public WorkerPool(int workers, int maxAttempts, Duration retryBackoff, Function<WorkItem, ActionResult> runner,
+                    RunListener listener) {
+    if (workers < 1) {
+      throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+    }
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
+    }
+    this.maxAttempts = maxAttempts;
+    this.retryBackoff = Objects.requireNonNull(retryBackoff, "retryBackoff is null");
+    this.runner = Objects.requireNonNull(runner, "runner is null");
+    this.listener = Objects.requireNonNull(listener, "listener is null");
+    for (int i = 0; i < workers; i++) {
+      Thread thread = new Thread(this::work, "tsd-worker-" + i);
+      thread.setDaemon(true);
+      threads.add(thread);
+    }
+    threads.forEach(Thread::start);
+  }
+
+  /**
+   * Queues {@code item} unless the same work (table, service, instant) is already queued or running.
+   *
+   * @return the run's record, or empty when the work was already there or the pool is closed
+   */
+  public Optional<RunRecord> submit(WorkItem item) {
+    RunRecord record;
+    lock.lock();
+    try {
+      if (closed || byKey.containsKey(item.key())) {
+        return Optional.empty();
+      }
+      Entry entry = new Entry(item, RunRecord.queued(runIds.incrementAndGet(), item));
+      queue.add(entry);
+      byKey.put(item.key(), entry);
+      record = entry.record;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    listener.onChange(record);
+    return Optional.of(record);
+  }
+
+  /** Removes a queued (not running) run. */
+  public Optional<RunRecord> cancel(long runId) {
+    RunRecord record = null;
+    lock.lock();
+    try {
+      for (Iterator<Entry> iterator = queue.iterator(); iterator.hasNext(); ) {
+        Entry entry = iterator.next();
+        if (entry.record.runId() == runId) {
+          iterator.remove();
+          byKey.remove(entry.item.key());
+          entry.record = entry.record.finished(RunStatus.CANCELLED, Optional.empty(), entry.record.error());
+          record = entry.record;
+          break;
+        }
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    if (record != null) {
+      listener.onChange(record);
+    }
+    return Optional.ofNullable(record);
+  }
+
+  public boolean isQueuedOrRunning(String key) {
+    lock.lock();
+    try {
+      return byKey.containsKey(key);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Queued and running runs, running first. */
+  public List<RunRecord> snapshot() {
+    lock.lock();
+    try {
+      List<RunRecord> records = new ArrayList<>();
+      running.values().forEach(entry -> records.add(entry.record));
+      queue.stream().sorted(ORDER).forEach(entry -> records.add(entry.record));
+      return records;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  public int queuedCount() {
+    lock.lock();
+    try {
+      return queue.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  public int runningCount() {
+    lock.lock();
+    try {
+      return running.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Waits until nothing is queued or running. */
+  public boolean awaitIdle(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    lock.lock();
+    try {
+      while (!queue.isEmpty() || !running.isEmpty()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        changed.awaitNanos(left);
+      }
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void work() {
+    while (true) {
+      Entry entry;
+      try {
+        entry = take();
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (entry == null) {
+        return;
+      }
+      execute(entry);
+    }
+  }
+
+  /** The next eligible entry, marked running; null once the pool is closed. */
+  private Entry take() throws InterruptedException {
+    lock.lock();
+    try {
+      while (true) {
+        if (closed) {
+          return null;
+        }
+        Instant now = Instant.now();
+        Entry best = null;
+        Instant earliestWait = null;
+        for (Entry candidate : queue) {
+          if (candidate.notBefore.isAfter(now)) {
+            earliestWait = earliestWait == null || candidate.notBefore.isBefore(earliestWait)
+                ? candidate.notBefore : earliestWait;
+            continue;
+          }
+          if (!isRunnable(candidate.item)) {
+            continue;
+          }
+          if (best == null || ORDER.compare(candidate, best) < 0) {
+            best = candidate;
+          }
+        }
+        if (best != null) {
+          queue.remove(best);
+          running.put(best.item.key(), best);
+          runningExclusivityKeys.add(best.item.exclusivityKey());
+          runningFileGroupsByTable.computeIfAbsent(best.item.table().id(), id -> new HashSet<>())
+              .addAll(best.item.fileGroupIds());
+          return best;
+        }
+        if (earliestWait != null) {
+          changed.await(Math.max(1, Duration.between(now, earliestWait).toMillis()), TimeUnit.MILLISECONDS);
+        } else {
+          changed.await();
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean isRunnable(WorkItem item) {
+    if (runningExclusivityKeys.contains(item.exclusivityKey())) {
+      return false;
+    }
+    Set<String> busy = runningFileGroupsByTable.get(item.table().id());
+    if (busy == null || item.fileGroupIds().isEmpty()) {
+      return true;
+    }
+    for (String fileGroup : item.fileGroupIds()) {
+      if (busy.contains(fileGroup)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void execute(Entry entry) {
+    int attempt = entry.record.status() == RunStatus.RETRY_WAIT ? entry.record.attempt() + 1 : entry.record.attempt();
+    entry.record = entry.record.running(attempt);
+    listener.onChange(entry.record);
+    LOG.info("Started {} attempt={} backlogBytes={} fileGroups={}", entry.item.describe(), attempt,
+        entry.item.backlogBytes(), entry.item.fileGroupIds().size());
+    RunRecord outcome;
+    boolean requeue = false;
+    try {
+      ActionResult result = runner.apply(entry.item);
+      outcome = entry.record.finished(RunStatus.SUCCEEDED, Optional.of(result), Optional.empty());
+      LOG.info("Finished {} result=succeeded fileGroups={} bytesIn={} bytesOut={} durationMs={}",
+          entry.item.describe(), result.fileGroups(), result.bytesIn(), result.bytesOut(),
+          result.duration().toMillis());
+    } catch (PlanSkippedException e) {
+      outcome = entry.record.finished(RunStatus.SKIPPED, Optional.empty(), Optional.of(e.getMessage()));
+      LOG.info("Finished {} result=skipped reason={}", entry.item.describe(), e.getMessage());
+    } catch (RuntimeException | Error e) {
+      String message = describe(e);
+      if (attempt < maxAttempts && !(e instanceof VirtualMachineError)) {
+        outcome = entry.record.retryWait(message);
+        requeue = true;
+        Duration wait = retryBackoff.multipliedBy(1L << Math.min(20, attempt - 1));
+        entry.notBefore = Instant.now().plus(wait);
+        LOG.warn("Failed {} attempt={} of {}, retrying in {}s: {}", entry.item.describe(), attempt, maxAttempts,
+            wait.toSeconds(), message, e);
+      } else {
+        outcome = entry.record.finished(RunStatus.FAILED, Optional.empty(), Optional.of(message));
+        LOG.error("Finished {} result=failed attempts={}: {}", entry.item.describe(), attempt, message, e);
+      }
+    }
+    lock.lock();
+    try {
+      entry.record = outcome;
+      running.remove(entry.item.key());
+      runningExclusivityKeys.remove(entry.item.exclusivityKey());
+      Set<String> busy = runningFileGroupsByTable.get(entry.item.table().id());
+      if (busy != null) {
+        busy.removeAll(entry.item.fileGroupIds());
+        if (busy.isEmpty()) {
+          runningFileGroupsByTable.remove(entry.item.table().id());
+        }
+      }
+      if (requeue && !closed) {
+        queue.add(entry);
+      } else {
+        byKey.remove(entry.item.key());
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    listener.onChange(outcome);
+  }
+
+  private static String describe(Throwable error) {
+    StringBuilder message = new StringBuilder(error.getClass().getSimpleName());
+    if (error.getMessage() != null) {
+      message.append(": ").append(error.getMessage());
+    }
+    Throwable cause = error.getCause();
+    int depth = 0;
+    while (cause != null && cause != error && depth++ < 3) {
+      message.append(" <- ").append(cause.getClass().getSimpleName());
+      if (cause.getMessage() != null) {
+        message.append(": ").append(cause.getMessage());
+      }
+      error = cause;
+      cause = cause.getCause();
+    }
+    return message.toString();
+  }
+
+  /** Stops handing out work and waits up to {@code timeout} for running items to finish. */
+  public void shutdown(Duration timeout) throws InterruptedException {
+    lock.lock();
+    try {
+      closed = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (Thread thread : threads) {
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      if (left > 0) {
+        thread.join(left);
+      }
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    shutdown(Duration.ofSeconds(30));
+  }
+}
