@@ -35,14 +35,14 @@ public final class HoodieKeyRules {
     for (Map.Entry<String, String> entry : hoodie.entrySet()) {
       String key = entry.getKey();
       if (!key.startsWith("hoodie.")) {
-        errors.add(where + "." + key + ": only hoodie.* keys may be set here");
+        errors.add(where + ": key '" + key + "' is not a hoodie.* key; only hoodie.* keys may be set here");
       } else if (DAEMON_OWNED_KEYS.contains(key)) {
-        errors.add(where + "." + key + ": may not be set, " + DAEMON_OWNED.get(key));
+        errors.add(where + ": key '" + key + "' may not be set: " + DAEMON_OWNED.get(key));
       } else if (!catalog.isKnown(key)) {
-        errors.add(where + "." + key + ": is not a Hudi configuration key"
+        errors.add(where + ": key '" + key + "' is not a Hudi configuration key"
             + catalog.closest(key).map(candidate -> " (did you mean " + candidate + "?)").orElse(""));
       } else if (entry.getValue() == null) {
-        errors.add(where + "." + key + ": has no value");
+        errors.add(where + ": key '" + key + "' has no value");
       }
     }
     return errors;

@@ -1,0 +1,57 @@
+package io.huditsd.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.configuration.ConfigurationException;
+import io.dropwizard.configuration.ConfigurationFactory;
+import io.dropwizard.configuration.ConfigurationFactoryFactory;
+import io.dropwizard.configuration.ConfigurationSourceProvider;
+import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
+import io.huditsd.config.ConfigurationChecks;
+import io.huditsd.config.TsdConfiguration;
+import jakarta.validation.Validator;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Dropwizard's YAML factory (unknown keys are errors, messages name the file and the key) followed by the daemon's
+ * own cross-field checks, reported the same way.
+ */
+final class CheckedConfigurationFactoryFactory implements ConfigurationFactoryFactory<TsdConfiguration> {
+  private final DefaultConfigurationFactoryFactory<TsdConfiguration> delegate =
+      new DefaultConfigurationFactoryFactory<>();
+
+  @Override
+  public ConfigurationFactory<TsdConfiguration> create(Class<TsdConfiguration> type, Validator validator,
+                                                       ObjectMapper objectMapper, String propertyPrefix) {
+    ConfigurationFactory<TsdConfiguration> factory = delegate.create(type, validator, objectMapper, propertyPrefix);
+    return new ConfigurationFactory<>() {
+      @Override
+      public TsdConfiguration build(ConfigurationSourceProvider provider, String path)
+          throws IOException, ConfigurationException {
+        return check(path, factory.build(provider, path));
+      }
+
+      @Override
+      public TsdConfiguration build() throws IOException, ConfigurationException {
+        return check("default configuration", factory.build());
+      }
+    };
+  }
+
+  private static TsdConfiguration check(String path, TsdConfiguration configuration) throws ConfigurationException {
+    List<String> errors = ConfigurationChecks.check(configuration);
+    if (!errors.isEmpty()) {
+      throw new InvalidConfigurationException(path, errors);
+    }
+    return configuration;
+  }
+
+  /** The daemon's checks failed; the message lists every error under the file's path. */
+  static final class InvalidConfigurationException extends ConfigurationException {
+    InvalidConfigurationException(String path, Collection<String> errors) {
+      super(path, errors);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package io.huditsd.api;
+
+import io.dropwizard.lifecycle.Managed;
+import io.huditsd.config.HeartbeatSettings;
+import io.huditsd.config.ServicedTables;
+import io.huditsd.config.TableSpec;
+import io.huditsd.config.TsdConfiguration;
+import io.huditsd.executors.HudiTables;
+import io.huditsd.executors.PlanRunner;
+import io.huditsd.executors.RunListener;
+import io.huditsd.executors.WorkerPool;
+import io.huditsd.scheduler.DiscoveryService;
+import io.huditsd.scheduler.DuePlanner;
+import io.huditsd.scheduler.PollingService;
+import io.huditsd.scheduler.TableDiscovery;
+import io.huditsd.scheduler.TablePoller;
+import io.huditsd.scheduler.TableRegistry;
+import org.apache.hadoop.conf.Configuration;
+
+import java.time.Duration;
+
+/** The long-running daemon: registry, discovery, polling and the worker pool, started and stopped together. */
+public final class Daemon implements Managed {
+  private final TsdConfiguration configuration;
+  private final TableRegistry registry = new TableRegistry();
+  private final RunHistory history = new RunHistory(1000);
+  private final WorkerPool pool;
+  private final PollingService polling;
+  private final DiscoveryService discovery;
+  private final ServicedTables servicedTables;
+
+  public Daemon(TsdConfiguration configuration) {
+    this.configuration = configuration;
+    Configuration hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
+    HudiTables tables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(configuration.getWorkers()));
+    this.pool = new WorkerPool(configuration.getWorkers().count(), configuration.getWorkers().maxAttempts(),
+        Duration.ofMillis(configuration.getWorkers().retryBackoff().toMilliseconds()),
+        PlanRunner.withDefaultActions(tables), history);
+    TablePoller poller = new TablePoller(tables, hadoopConfiguration, new DuePlanner(tables, pool),
+        Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()));
+    this.polling = new PollingService(poller, registry, configuration.getPolling().threads());
+    this.servicedTables = new ServicedTables(configuration);
+    this.discovery = new DiscoveryService(
+        new TableDiscovery(hadoopConfiguration, configuration.getDiscovery().maxDepth()),
+        configuration.getDiscovery().roots(), servicedTables, registry,
+        Duration.ofMillis(configuration.getDiscovery().interval().toMilliseconds()));
+    registry.addListener(polling);
+  }
+
+  @Override
+  public void start() throws Exception {
+    polling.start();
+    for (TableSpec spec : configuration.getTables()) {
+      registry.add(servicedTables.explicit(spec));
+    }
+    discovery.start();
+  }
+
+  @Override
+  public void stop() throws Exception {
+    discovery.close();
+    polling.close();
+    pool.shutdown(Duration.ofSeconds(60));
+  }
+
+  public TableRegistry registry() {
+    return registry;
+  }
+
+  public WorkerPool pool() {
+    return pool;
+  }
+
+  public RunHistory history() {
+    return history;
+  }
+
+  public RunListener listener() {
+    return history;
+  }
+}

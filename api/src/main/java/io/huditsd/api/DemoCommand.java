@@ -1,0 +1,87 @@
+package io.huditsd.api;
+
+import io.dropwizard.core.cli.Command;
+import io.dropwizard.core.setup.Bootstrap;
+import io.huditsd.api.demo.DemoWriter;
+import net.sourceforge.argparse4j.inf.Namespace;
+import net.sourceforge.argparse4j.inf.Subparser;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * {@code demo [DIR]}: the embedded default. Creates a sample MOR table under DIR, upserts into it every few seconds
+ * from a built-in writer, and runs the daemon on it with an in-process lock. Ctrl-C stops both.
+ */
+final class DemoCommand extends Command {
+  DemoCommand() {
+    super("demo", "Run the daemon on a sample MOR table that a built-in writer keeps upserting into");
+  }
+
+  @Override
+  public void configure(Subparser subparser) {
+    subparser.addArgument("dir").nargs("?").setDefault("tsd-demo").help("working directory (default: ./tsd-demo)");
+    subparser.addArgument("--port").dest("port").type(Integer.class).setDefault(8080)
+        .help("REST port; the admin (metrics, health) port is the next one (default: 8080)");
+  }
+
+  @Override
+  public void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
+    Path dir = Path.of(namespace.getString("dir")).toAbsolutePath().normalize();
+    Path table = dir.resolve("tables").resolve("demo_mor");
+    Files.createDirectories(table.getParent());
+    int port = namespace.getInt("port");
+    Path configFile = dir.resolve("tsd.yml");
+    Files.writeString(configFile, demoConfiguration(table, port));
+
+    DemoWriter writer = DemoWriter.start(table.toString());
+    System.out.printf("""
+
+        hudi-tsd demo
+          table:     %s (MERGE_ON_READ, written every %ds by a built-in writer)
+          config:    %s
+          tables:    http://localhost:%d/api/v1/tables
+          runs:      http://localhost:%d/api/v1/runs
+          health:    http://localhost:%d/healthcheck
+          metrics:   http://localhost:%d/metrics
+        Compaction is due every 3 delta commits, clustering every 10 commits; clean and archive follow.
+        Watch the "Scheduled", "Started" and "Finished" lines below. Ctrl-C stops.
+
+        """, table, DemoWriter.INTERVAL_SECONDS, configFile, port, port, port + 1, port + 1);
+    Runtime.getRuntime().addShutdownHook(new Thread(writer::stop, "tsd-demo-writer-stop"));
+    new TsdApplication().run("server", configFile.toString());
+  }
+
+  static String demoConfiguration(Path table, int port) {
+    return """
+        server:
+          applicationConnectors:
+            - type: http
+              port: %d
+          adminConnectors:
+            - type: http
+              port: %d
+        logging:
+          level: WARN
+          loggers:
+            io.huditsd: INFO
+            # Hudi logs its own "no live heartbeat" check before every compaction at WARN.
+            org.apache.hudi.client.heartbeat.HoodieHeartbeatClient: ERROR
+        polling:
+          interval: 5s
+        workers:
+          count: 2
+          retryBackoff: 5s
+          heartbeatInterval: 5s
+        tables:
+          - path: %s
+            id: demo_mor
+        hoodie:
+          hoodie.compact.inline.max.delta.commits: "3"
+          hoodie.clustering.inline.max.commits: "10"
+          hoodie.clean.commits.retained: "3"
+          hoodie.keep.min.commits: "5"
+          hoodie.keep.max.commits: "8"
+        """.formatted(port, port + 1, table);
+  }
+}

@@ -1,0 +1,179 @@
+package io.huditsd.api;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import io.dropwizard.core.cli.Cli;
+import io.dropwizard.core.cli.Command;
+import io.dropwizard.core.setup.Bootstrap;
+import io.huditsd.config.HeartbeatSettings;
+import io.huditsd.config.HoodieKeyRules;
+import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
+import io.huditsd.config.TableIds;
+import io.huditsd.config.TablePaths;
+import io.huditsd.config.WorkerConfig;
+import io.huditsd.executors.HudiTables;
+import io.huditsd.executors.PlanRunner;
+import io.huditsd.executors.RunRecord;
+import io.huditsd.executors.WorkerPool;
+import io.huditsd.scheduler.DuePlanner;
+import io.huditsd.scheduler.OncePass;
+import io.huditsd.scheduler.TablePoller;
+import io.huditsd.scheduler.TableProbe;
+import io.huditsd.scheduler.TableProblem;
+import net.sourceforge.argparse4j.impl.Arguments;
+import net.sourceforge.argparse4j.inf.Namespace;
+import net.sourceforge.argparse4j.inf.Subparser;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.slf4j.LoggerFactory;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code once --table URI [--table URI ...] [--services ...] [--hoodie-conf key=value ...]}: one pass per table
+ * (schedule what is due, execute every pending plan), then exit: 0 when every table was serviced, non-zero with a
+ * message naming the path and the problem otherwise.
+ */
+final class OnceCommand extends Command {
+  OnceCommand() {
+    super("once", "Service the given tables once: schedule what is due, execute every pending plan, exit");
+  }
+
+  @Override
+  public void configure(Subparser subparser) {
+    subparser.addArgument("--table").dest("tables").action(Arguments.append()).required(true)
+        .metavar("URI").help("base path of a Hudi table (repeatable)");
+    subparser.addArgument("--services").dest("services").setDefault("compaction,clustering,clean,archive")
+        .help("comma-separated services to run (default: all of " + ServiceType.allNames() + ")");
+    subparser.addArgument("--hoodie-conf").dest("hoodie").action(Arguments.append())
+        .metavar("KEY=VALUE").help("a hoodie.* key passed to the write config (repeatable)");
+    subparser.addArgument("--workers").dest("workers").type(Integer.class)
+        .setDefault(Runtime.getRuntime().availableProcessors()).help("worker threads (default: cores)");
+    subparser.addArgument("--timeout-minutes").dest("timeout").type(Integer.class).setDefault(120)
+        .help("give up waiting for plans after this long (default: 120)");
+  }
+
+  @Override
+  public void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
+    showProgressLogs();
+    Set<ServiceType> services = parseServices(namespace.getString("services"));
+    Map<String, String> hoodie = parseHoodie(namespace.getList("hoodie"));
+    List<String> keyErrors = HoodieKeyRules.check("--hoodie-conf", hoodie);
+    if (!keyErrors.isEmpty()) {
+      throw new CommandFailedException(String.join("\n", keyErrors));
+    }
+    WorkerConfig workerConfig = WorkerConfig.create(namespace.getInt("workers"), 1, null, null, null);
+    Configuration hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
+    HudiTables hudiTables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(workerConfig));
+
+    List<ServicedTable> tables = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    TableProbe probe = new TableProbe(hadoopConfiguration);
+    for (String path : namespace.<String>getList("tables")) {
+      String basePath = TablePaths.normalize(path);
+      try {
+        probe.requireTableLayout(basePath);
+        HoodieTableMetaClient metaClient = hudiTables.metaClient(basePath);
+        TableProbe.requireSupportedVersion(metaClient);
+        tables.add(new ServicedTable(TableIds.derive(basePath), basePath, services, Duration.ofSeconds(30), hoodie));
+      } catch (TableProblem e) {
+        problems.add(e.getMessage());
+      } catch (RuntimeException e) {
+        problems.add(path + ": cannot be read as a Hudi table: " + e.getMessage());
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new CommandFailedException(String.join("\n", problems));
+    }
+
+    List<RunRecord> finished = Collections.synchronizedList(new ArrayList<>());
+    WorkerPool pool = new WorkerPool(workerConfig.count(), workerConfig.maxAttempts(), Duration.ZERO,
+        PlanRunner.withDefaultActions(hudiTables), run -> {
+          if (run.status().isFinal()) {
+            finished.add(run);
+          }
+        });
+    TablePoller poller = new TablePoller(hudiTables, hadoopConfiguration, new DuePlanner(hudiTables, pool),
+        Duration.ofMinutes(10));
+    List<String> failures;
+    try {
+      failures = new OncePass(poller, pool).run(tables, Duration.ofMinutes(namespace.getInt("timeout")), finished);
+    } finally {
+      pool.shutdown(Duration.ofSeconds(30));
+    }
+    PrintStream out = System.out;
+    for (RunRecord run : finished) {
+      out.println(run.item().describe() + " status=" + run.status().name().toLowerCase(java.util.Locale.ROOT)
+          + run.result().map(result -> " fileGroups=" + result.fileGroups() + " bytesIn=" + result.bytesIn()
+              + " bytesOut=" + result.bytesOut() + " durationMs=" + result.duration().toMillis()).orElse("")
+          + run.error().map(error -> " error=" + error).orElse(""));
+    }
+    if (!failures.isEmpty()) {
+      throw new CommandFailedException(String.join("\n", failures));
+    }
+    out.println("Serviced " + tables.size() + " table(s), " + finished.size() + " run(s)");
+    out.flush();
+    // Hudi's clients can leave non-daemon threads behind; a one-shot pass must end.
+    System.exit(0);
+  }
+
+  @Override
+  public void onError(Cli cli, Namespace namespace, Throwable error) {
+    if (error instanceof CommandFailedException) {
+      cli.getStdErr().println("hudi-tsd once: " + error.getMessage());
+    } else {
+      super.onError(cli, namespace, error);
+    }
+  }
+
+  private static Set<ServiceType> parseServices(String text) {
+    Set<ServiceType> services = EnumSet.noneOf(ServiceType.class);
+    for (String name : text.split(",")) {
+      if (!name.isBlank()) {
+        try {
+          services.add(ServiceType.fromConfigName(name));
+        } catch (IllegalArgumentException e) {
+          throw new CommandFailedException("--services: " + e.getMessage());
+        }
+      }
+    }
+    return services;
+  }
+
+  private static Map<String, String> parseHoodie(List<String> pairs) {
+    Map<String, String> keys = new LinkedHashMap<>();
+    if (pairs == null) {
+      return keys;
+    }
+    for (String pair : pairs) {
+      int equals = pair.indexOf('=');
+      if (equals <= 0) {
+        throw new CommandFailedException("--hoodie-conf " + pair + ": expected KEY=VALUE");
+      }
+      keys.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+    }
+    return keys;
+  }
+
+  /** Dropwizard leaves plain commands at WARN; a one-shot pass should show what it scheduled and ran. */
+  private static void showProgressLogs() {
+    ((Logger) LoggerFactory.getLogger("io.huditsd")).setLevel(Level.INFO);
+    ((Logger) LoggerFactory.getLogger("org.apache.hadoop.util.NativeCodeLoader")).setLevel(Level.ERROR);
+  }
+
+  /** A failure whose message is all the user needs; printed without a stack trace. */
+  static final class CommandFailedException extends RuntimeException {
+    CommandFailedException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,20 @@
+package io.huditsd.api.rest;
+
+import io.huditsd.executors.RunRecord;
+
+import java.time.Instant;
+
+/** A run as the REST API shows it. */
+public record RunView(long runId, String table, String service, String instant, String status, int attempt,
+                      Instant startedAt, Instant finishedAt, Long fileGroups, Long bytesIn, Long bytesOut,
+                      Long durationMillis, String error) {
+  public static RunView of(RunRecord run) {
+    return new RunView(run.runId(), run.item().table().id(), run.item().service().configName(),
+        run.item().instant().orElse(null), run.status().name().toLowerCase(java.util.Locale.ROOT), run.attempt(),
+        run.startedAt().orElse(null), run.finishedAt().orElse(null),
+        run.result().map(result -> result.fileGroups()).orElse(null),
+        run.result().map(result -> result.bytesIn()).orElse(null),
+        run.result().map(result -> result.bytesOut()).orElse(null),
+        run.result().map(result -> result.duration().toMillis()).orElse(null), run.error().orElse(null));
+  }
+}

@@ -1,0 +1,32 @@
+package io.huditsd.api.rest;
+
+import io.huditsd.api.RunHistory;
+import io.huditsd.executors.WorkerPool;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The global queue (running first, then queued by priority) followed by recent finished runs. */
+@Path("/api/v1/runs")
+@Produces(MediaType.APPLICATION_JSON)
+public final class RunsResource {
+  private final WorkerPool pool;
+  private final RunHistory history;
+
+  public RunsResource(WorkerPool pool, RunHistory history) {
+    this.pool = pool;
+    this.history = history;
+  }
+
+  @GET
+  public List<RunView> list() {
+    List<RunView> runs = new ArrayList<>();
+    pool.snapshot().forEach(run -> runs.add(RunView.of(run)));
+    history.recent().forEach(run -> runs.add(RunView.of(run)));
+    return runs;
+  }
+}

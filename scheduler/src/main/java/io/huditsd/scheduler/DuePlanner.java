@@ -1,0 +1,134 @@
+package io.huditsd.scheduler;
+
+import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.HudiTables;
+import io.huditsd.executors.PendingPlan;
+import io.huditsd.executors.PendingPlans;
+import io.huditsd.executors.WorkItem;
+import io.huditsd.executors.WorkerPool;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.common.model.TableServiceType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * Decides what is due on a table, writes those plans onto its timeline through Hudi (which takes the table lock in
+ * multi-writer mode), and enqueues every pending plan, the daemon's own and those its writers scheduled.
+ *
+ * <p>A service with a pending plan gets no new plan: Hudi leaves the file groups of an unfinished compaction out of
+ * a new one, so planning before the old plan finished would strand the logs written into them.
+ */
+public final class DuePlanner {
+  private static final Logger LOG = LoggerFactory.getLogger(DuePlanner.class);
+
+  private final HudiTables tables;
+  private final WorkerPool pool;
+  /** Completed-instant count of each table when archival was last enqueued. */
+  private final Map<String, Integer> archivedAtCount = new ConcurrentHashMap<>();
+
+  public DuePlanner(HudiTables tables, WorkerPool pool) {
+    this.tables = Objects.requireNonNull(tables, "tables is null");
+    this.pool = Objects.requireNonNull(pool, "pool is null");
+  }
+
+  /**
+   * Archival is due past {@code hoodie.keep.max.commits}, but Hudi may archive nothing (instants a pending plan or
+   * the cleaner still needs). Re-run it only after the timeline grew by the archival window
+   * ({@code keep.max - keep.min}) since the last run, not on every commit.
+   */
+  private boolean archiveDue(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
+    if (!ServiceTriggers.archiveDue(metaClient, config)) {
+      archivedAtCount.remove(table.id());
+      return false;
+    }
+    int completed = metaClient.getActiveTimeline().filterCompletedInstants().countInstants();
+    int window = Math.max(1, config.getMaxCommitsToKeep() - config.getMinCommitsToKeep());
+    Integer last = archivedAtCount.get(table.id());
+    if (last != null && completed < last + window) {
+      return false;
+    }
+    archivedAtCount.put(table.id(), completed);
+    return true;
+  }
+
+  /** What one planning round did. */
+  public record Outcome(List<String> scheduledInstants, int enqueued, boolean timeTriggered) {
+  }
+
+  public Outcome planAndEnqueue(ServicedTable table, HoodieTableMetaClient metaClient) {
+    HoodieWriteConfig config = tables.writeConfig(table, metaClient);
+    List<PendingPlan> pending = PendingPlans.list(metaClient);
+    Set<ServiceType> withPendingPlan = pending.stream().map(PendingPlan::service)
+        .collect(Collectors.toCollection(() -> EnumSet.noneOf(ServiceType.class)));
+
+    Set<ServiceType> due = EnumSet.noneOf(ServiceType.class);
+    if (table.runs(ServiceType.COMPACTION) && !withPendingPlan.contains(ServiceType.COMPACTION)
+        && ServiceTriggers.compactionDue(metaClient, config, System.currentTimeMillis())) {
+      due.add(ServiceType.COMPACTION);
+    }
+    if (table.runs(ServiceType.CLUSTERING) && !withPendingPlan.contains(ServiceType.CLUSTERING)
+        && ServiceTriggers.clusteringDue(metaClient, config)) {
+      due.add(ServiceType.CLUSTERING);
+    }
+    if (table.runs(ServiceType.CLEAN) && !withPendingPlan.contains(ServiceType.CLEAN)
+        && ServiceTriggers.cleanMayBeDue(metaClient)) {
+      due.add(ServiceType.CLEAN);
+    }
+
+    List<String> scheduled = new ArrayList<>();
+    if (!due.isEmpty()) {
+      try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
+        for (ServiceType service : due) {
+          Option<String> instant = switch (service) {
+            case COMPACTION -> client.scheduleCompaction(Option.empty());
+            case CLUSTERING -> client.scheduleClustering(Option.empty());
+            case CLEAN -> client.scheduleTableService(Option.empty(), TableServiceType.CLEAN);
+            default -> Option.empty();
+          };
+          if (instant.isPresent()) {
+            scheduled.add(instant.get());
+          }
+        }
+      }
+      metaClient.reloadActiveTimeline();
+      pending = PendingPlans.list(metaClient);
+      for (PendingPlan plan : pending) {
+        if (scheduled.contains(plan.instant())) {
+          LOG.info("Scheduled table={} service={} instant={} fileGroups={} inputBytes={}", table.id(),
+              plan.service().configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes());
+        }
+      }
+    }
+
+    int enqueued = 0;
+    for (PendingPlan plan : pending) {
+      if (table.runs(plan.service()) && pool.submit(WorkItem.forPlan(table, plan)).isPresent()) {
+        enqueued++;
+        if (!scheduled.contains(plan.instant())) {
+          LOG.info("Enqueued pending plan table={} service={} instant={} inflight={} fileGroups={}", table.id(),
+              plan.service().configName(), plan.instant(), plan.inflight(), plan.fileGroupIds().size());
+        }
+      }
+    }
+    if (table.runs(ServiceType.ARCHIVE) && archiveDue(table, metaClient, config)
+        && pool.submit(WorkItem.forArchive(table)).isPresent()) {
+      enqueued++;
+    }
+    return new Outcome(scheduled, enqueued,
+        table.runs(ServiceType.COMPACTION) && ServiceTriggers.compactionTriggerUsesTime(config));
+  }
+}

@@ -1,0 +1,127 @@
+package io.huditsd.scheduler;
+
+import org.quartz.DisallowConcurrentExecution;
+import org.quartz.Job;
+import org.quartz.JobBuilder;
+import org.quartz.JobDetail;
+import org.quartz.JobExecutionContext;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.SimpleScheduleBuilder;
+import org.quartz.Trigger;
+import org.quartz.TriggerBuilder;
+import org.quartz.impl.StdSchedulerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Date;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Quartz drives one poll job per table on the table's interval, on a bounded thread pool. Jobs of one table never
+ * overlap ({@link DisallowConcurrentExecution}); a slow or failing table holds one poll thread and never delays the
+ * others beyond that. First polls are spread over one interval so a thousand tables do not poll at once.
+ */
+public final class PollingService implements TableRegistry.Listener, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(PollingService.class);
+  private static final String POLLER = "tsd.poller";
+  private static final String REGISTRY = "tsd.registry";
+  private static final String GROUP = "tsd-polls";
+
+  private final Scheduler scheduler;
+
+  public PollingService(TablePoller poller, TableRegistry registry, int threads) {
+    Objects.requireNonNull(poller, "poller is null");
+    Properties properties = new Properties();
+    properties.setProperty("org.quartz.scheduler.instanceName", "tsd-polling-" + UUID.randomUUID());
+    properties.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
+    properties.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
+    properties.setProperty("org.quartz.threadPool.threadCount", Integer.toString(threads));
+    properties.setProperty("org.quartz.threadPool.threadNamePrefix", "tsd-poll");
+    properties.setProperty("org.quartz.threadPool.makeThreadsDaemons", "true");
+    properties.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
+    properties.setProperty("org.quartz.jobStore.misfireThreshold", "60000");
+    try {
+      scheduler = new StdSchedulerFactory(properties).getScheduler();
+      scheduler.getContext().put(POLLER, poller);
+      scheduler.getContext().put(REGISTRY, registry);
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("Cannot create the poll scheduler", e);
+    }
+  }
+
+  public void start() throws SchedulerException {
+    scheduler.start();
+  }
+
+  @Override
+  public void added(TableState state) {
+    long intervalMillis = state.table.pollInterval().toMillis();
+    JobDetail job = JobBuilder.newJob(PollJob.class)
+        .withIdentity(state.table.id(), GROUP)
+        .usingJobData("table", state.table.id())
+        .build();
+    Trigger trigger = TriggerBuilder.newTrigger()
+        .withIdentity(state.table.id(), GROUP)
+        .startAt(new Date(System.currentTimeMillis() + ThreadLocalRandom.current().nextLong(Math.min(intervalMillis,
+            5_000) + 1)))
+        .withSchedule(SimpleScheduleBuilder.simpleSchedule()
+            .withIntervalInMilliseconds(intervalMillis)
+            .repeatForever()
+            .withMisfireHandlingInstructionNextWithRemainingCount())
+        .build();
+    try {
+      scheduler.scheduleJob(job, trigger);
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("Cannot schedule polls of table " + state.table.id(), e);
+    }
+  }
+
+  @Override
+  public void removed(TableState state) {
+    try {
+      scheduler.deleteJob(new JobKey(state.table.id(), GROUP));
+    } catch (SchedulerException e) {
+      LOG.warn("Cannot unschedule polls of table {}", state.table.id(), e);
+    }
+  }
+
+  /** Polls a table now, outside its schedule (after a REST trigger, for instance). */
+  public void pollNow(String tableId) {
+    try {
+      scheduler.triggerJob(new JobKey(tableId, GROUP));
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("Cannot trigger a poll of table " + tableId, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      scheduler.shutdown(true);
+    } catch (SchedulerException e) {
+      LOG.warn("Poll scheduler did not shut down cleanly", e);
+    }
+  }
+
+  /** The Quartz job: one poll of one table. */
+  @DisallowConcurrentExecution
+  public static final class PollJob implements Job {
+    @Override
+    public void execute(JobExecutionContext context) {
+      try {
+        TablePoller poller = (TablePoller) context.getScheduler().getContext().get(POLLER);
+        TableRegistry registry = (TableRegistry) context.getScheduler().getContext().get(REGISTRY);
+        String tableId = context.getMergedJobDataMap().getString("table");
+        registry.get(tableId).ifPresent(state -> poller.poll(state, false));
+      } catch (SchedulerException | RuntimeException e) {
+        // Never let an exception reach Quartz: it would log and carry on anyway, but without our context.
+        LOG.error("Poll job failed", e);
+      }
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.huditsd.scheduler;
+
+import io.huditsd.executors.HudiTables;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One poll of one table. Cheap when nothing changed: one listing of the timeline folder compared with the last
+ * one; the meta client is reloaded and policies evaluated only on change (or, for time-based compaction triggers,
+ * on every poll, against the timeline already loaded). A failing poll is recorded and the table is retried after a
+ * backoff that doubles per failure up to {@code maxBackoff}.
+ */
+public final class TablePoller {
+  private static final Logger LOG = LoggerFactory.getLogger(TablePoller.class);
+
+  private final HudiTables tables;
+  private final Configuration hadoopConfiguration;
+  private final DuePlanner planner;
+  private final Duration maxBackoff;
+
+  public TablePoller(HudiTables tables, Configuration hadoopConfiguration, DuePlanner planner, Duration maxBackoff) {
+    this.tables = Objects.requireNonNull(tables, "tables is null");
+    this.hadoopConfiguration = Objects.requireNonNull(hadoopConfiguration, "hadoopConfiguration is null");
+    this.planner = Objects.requireNonNull(planner, "planner is null");
+    this.maxBackoff = Objects.requireNonNull(maxBackoff, "maxBackoff is null");
+  }
+
+  /** Result of a poll. */
+  public enum Result {
+    UNCHANGED,
+    PLANNED,
+    IN_BACKOFF,
+    FAILED
+  }
+
+  public Result poll(TableState state, boolean force) {
+    Instant now = Instant.now();
+    if (!force && now.isBefore(state.nextAttempt)) {
+      return Result.IN_BACKOFF;
+    }
+    String basePath = state.table.basePath();
+    try {
+      HoodieTableMetaClient known = state.metaClient;
+      String timelinePath = known == null ? basePath + "/.hoodie" : known.getTimelinePath().toString();
+      TimelineFingerprint fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, timelinePath);
+      boolean changed = force || known == null || !fingerprint.equals(state.fingerprint);
+      state.lastPoll = now;
+      if (!changed && !state.timeTriggered) {
+        recordSuccess(state);
+        return Result.UNCHANGED;
+      }
+      HoodieTableMetaClient metaClient = changed ? tables.metaClient(basePath) : known;
+      TableProbe.requireSupportedVersion(metaClient);
+      if (changed) {
+        state.lastChange = now;
+      }
+      state.metaClient = metaClient;
+      if (!state.paused) {
+        DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table, metaClient);
+        state.timeTriggered = outcome.timeTriggered();
+        if (!outcome.scheduledInstants().isEmpty()) {
+          // Our own plans changed the timeline; they are already enqueued.
+          fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, metaClient.getTimelinePath().toString());
+        }
+      }
+      // The first poll of a table reads .hoodie; later ones read the version's own timeline folder.
+      if (known == null) {
+        fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, metaClient.getTimelinePath().toString());
+      }
+      state.fingerprint = fingerprint;
+      recordSuccess(state);
+      return Result.PLANNED;
+    } catch (Exception | LinkageError e) {
+      recordFailure(state, now, e);
+      return Result.FAILED;
+    }
+  }
+
+  private static void recordSuccess(TableState state) {
+    if (state.consecutiveFailures > 0) {
+      LOG.info("Table {} ({}) polls again after {} failures", state.table.id(), state.table.basePath(),
+          state.consecutiveFailures);
+    }
+    state.consecutiveFailures = 0;
+    state.lastError = null;
+    state.nextAttempt = Instant.MIN;
+  }
+
+  private void recordFailure(TableState state, Instant now, Throwable error) {
+    int failures = ++state.consecutiveFailures;
+    Duration backoff = state.table.pollInterval().multipliedBy(1L << Math.min(16, failures));
+    if (backoff.compareTo(maxBackoff) > 0) {
+      backoff = maxBackoff;
+    }
+    state.nextAttempt = now.plus(backoff);
+    String message = error instanceof TableProblem ? error.getMessage()
+        : state.table.basePath() + ": " + error.getClass().getSimpleName() + ": " + error.getMessage();
+    state.lastError = message;
+    // A stack trace only for the first failure in a row; repeats would flood the log.
+    if (failures == 1) {
+      LOG.warn("Poll failed for table {}: {}; retrying in {}s", state.table.id(), message, backoff.toSeconds(), error);
+    } else {
+      LOG.warn("Poll failed for table {} ({} in a row): {}; retrying in {}s", state.table.id(), failures, message,
+          backoff.toSeconds());
+    }
+  }
+}

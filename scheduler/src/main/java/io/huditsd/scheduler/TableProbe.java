@@ -1,0 +1,49 @@
+package io.huditsd.scheduler;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.HoodieTableVersion;
+
+import java.io.IOException;
+import java.util.Set;
+
+/** Checks that a path is a Hudi table the daemon can service, failing with a message that names the path. */
+public final class TableProbe {
+  /** Table versions serviced: 6 (Hudi 0.14-0.16), 8 (1.0) and 9 (1.1+). */
+  public static final Set<Integer> SUPPORTED_VERSIONS = Set.of(6, 8, 9);
+
+  private final Configuration hadoopConfiguration;
+
+  public TableProbe(Configuration hadoopConfiguration) {
+    this.hadoopConfiguration = hadoopConfiguration;
+  }
+
+  /** Cheap checks that need no Hudi client: the path exists and holds {@code .hoodie/hoodie.properties}. */
+  public void requireTableLayout(String basePath) {
+    Path base = new Path(basePath);
+    try {
+      FileSystem fileSystem = base.getFileSystem(hadoopConfiguration);
+      if (!fileSystem.exists(base)) {
+        throw new TableProblem(basePath + ": path does not exist");
+      }
+      if (!fileSystem.getFileStatus(base).isDirectory()) {
+        throw new TableProblem(basePath + ": is a file, not a Hudi table directory");
+      }
+      if (!fileSystem.exists(new Path(new Path(base, ".hoodie"), "hoodie.properties"))) {
+        throw new TableProblem(basePath + ": not a Hudi table (no .hoodie/hoodie.properties)");
+      }
+    } catch (IOException e) {
+      throw new TableProblem(basePath + ": cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  public static void requireSupportedVersion(HoodieTableMetaClient metaClient) {
+    HoodieTableVersion version = metaClient.getTableConfig().getTableVersion();
+    if (!SUPPORTED_VERSIONS.contains(version.versionCode())) {
+      throw new TableProblem(metaClient.getBasePath() + ": unsupported table version " + version.versionCode()
+          + " (hudi-tsd services table versions 6, 8 and 9 and never upgrades a table)");
+    }
+  }
+}
