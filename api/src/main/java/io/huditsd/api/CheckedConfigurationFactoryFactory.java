@@ -7,12 +7,18 @@ import io.dropwizard.configuration.ConfigurationFactoryFactory;
 import io.dropwizard.configuration.ConfigurationSourceProvider;
 import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
 import io.huditsd.config.ConfigurationChecks;
+import io.huditsd.config.ServicedTables;
+import io.huditsd.config.TableSpec;
 import io.huditsd.config.TsdConfiguration;
+import io.huditsd.lock.LockProviderCheck;
 import jakarta.validation.Validator;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Dropwizard's YAML factory (unknown keys are errors, messages name the file and the key) followed by the daemon's
@@ -41,7 +47,20 @@ final class CheckedConfigurationFactoryFactory implements ConfigurationFactoryFa
   }
 
   private static TsdConfiguration check(String path, TsdConfiguration configuration) throws ConfigurationException {
-    List<String> errors = ConfigurationChecks.check(configuration);
+    List<String> errors = new ArrayList<>(ConfigurationChecks.check(configuration));
+    if (errors.isEmpty()) {
+      // Lock settings are only meaningful once the keys themselves are valid.
+      ServicedTables tables = new ServicedTables(configuration);
+      List<TableSpec> specs = configuration.getTables();
+      for (int i = 0; i < specs.size(); i++) {
+        errors.addAll(LockProviderCheck.check("tables[" + i + "].hoodie", tables.explicit(specs.get(i)).hoodieKeys()));
+      }
+      if (!configuration.getDiscovery().roots().isEmpty()) {
+        Map<String, String> discovered = new HashMap<>(configuration.getHoodie());
+        discovered.putAll(configuration.getDiscovery().hoodie());
+        errors.addAll(LockProviderCheck.check("discovery.hoodie", discovered));
+      }
+    }
     if (!errors.isEmpty()) {
       throw new InvalidConfigurationException(path, errors);
     }

@@ -13,6 +13,7 @@ import io.huditsd.config.TableIds;
 import io.huditsd.config.TablePaths;
 import io.huditsd.config.WorkerConfig;
 import io.huditsd.executors.HudiTables;
+import io.huditsd.lock.LockProviderCheck;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkerPool;
@@ -67,7 +68,8 @@ final class OnceCommand extends Command {
     showProgressLogs();
     Set<ServiceType> services = parseServices(namespace.getString("services"));
     Map<String, String> hoodie = parseHoodie(namespace.getList("hoodie"));
-    List<String> keyErrors = HoodieKeyRules.check("--hoodie-conf", hoodie);
+    List<String> keyErrors = new ArrayList<>(HoodieKeyRules.check("--hoodie-conf", hoodie));
+    keyErrors.addAll(LockProviderCheck.check("--hoodie-conf", hoodie));
     if (!keyErrors.isEmpty()) {
       throw new CommandFailedException(String.join("\n", keyErrors));
     }
