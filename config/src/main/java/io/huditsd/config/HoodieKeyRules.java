@@ -11,6 +11,9 @@ import java.util.Set;
  * them would upgrade a table its writers own, or kill the client at start.
  */
 public final class HoodieKeyRules {
+  private static final String METADATA_MATCHES_TABLE = "the daemon matches metadata-table writes to the table's "
+      + "hoodie.table.metadata.partitions (a mismatch leaves the metadata table stale or makes Hudi delete a partition)";
+
   /** Keys the daemon sets itself, with the reason a user may not. */
   public static final Map<String, String> DAEMON_OWNED = Map.ofEntries(
       Map.entry("hoodie.write.table.version", "the daemon pins it to the table's own hoodie.table.version"),
@@ -21,7 +24,13 @@ public final class HoodieKeyRules {
       Map.entry("hoodie.table.name", "it comes from the table's hoodie.properties"),
       Map.entry("hoodie.table.type", "it comes from the table's hoodie.properties"),
       Map.entry("hoodie.table.version", "it comes from the table's hoodie.properties"),
-      Map.entry("hoodie.log.compaction.enable", "log compaction cannot run on the Java engine"));
+      Map.entry("hoodie.log.compaction.enable", "log compaction cannot run on the Java engine"),
+      Map.entry("hoodie.metadata.enable", METADATA_MATCHES_TABLE),
+      Map.entry("hoodie.metadata.index.column.stats.enable", METADATA_MATCHES_TABLE),
+      Map.entry("hoodie.metadata.index.partition.stats.enable", METADATA_MATCHES_TABLE),
+      Map.entry("hoodie.metadata.index.bloom.filter.enable", METADATA_MATCHES_TABLE),
+      Map.entry("hoodie.metadata.global.record.level.index.enable", METADATA_MATCHES_TABLE),
+      Map.entry("hoodie.metadata.record.level.index.enable", METADATA_MATCHES_TABLE));
 
   private static final Set<String> DAEMON_OWNED_KEYS = DAEMON_OWNED.keySet();
 

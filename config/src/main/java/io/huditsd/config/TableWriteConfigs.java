@@ -19,11 +19,12 @@ import java.util.Set;
  * Derives the write config a table's services run with from three layers, later ones winning:
  * <ol>
  *   <li>the daemon's defaults for a process that shares the table with live writers (optimistic concurrency, lazy
- *       rollback of failed writes, metadata indexes matching the table's own);</li>
+ *       rollback of failed writes, each service run on its own);</li>
  *   <li>the user's {@code hoodie.*} keys (global, discovery root, table);</li>
  *   <li>what comes from the table itself or what the Java engine needs, which no user key may change: path, name,
  *       type, record key, partition and ordering fields, merge mode, schema, the table's version with auto-upgrade
- *       off, the embedded timeline server off and DIRECT markers.</li>
+ *       off, the embedded timeline server off, DIRECT markers, and metadata-table writes matching the table's own
+ *       metadata partitions.</li>
  * </ol>
  */
 public final class TableWriteConfigs {
@@ -78,15 +79,15 @@ public final class TableWriteConfigs {
     keys.put("hoodie.clustering.inline", "true");
     keys.put("hoodie.client.heartbeat.interval_in_ms", Long.toString(heartbeat.intervalMillis()));
     keys.put("hoodie.client.heartbeat.tolerable.misses", Integer.toString(heartbeat.tolerableMisses()));
-    keys.putAll(metadataMatchingTable(table));
     return keys;
   }
 
   /**
    * Metadata writes must match the table: a compaction committed without updating an existing metadata table leaves
-   * it stale (readers then return old rows), and enabling one the writers do not maintain creates a stale one.
+   * it stale (readers then return old rows), enabling one the writers do not maintain creates a stale one, and a
+   * partition disabled in the write config is deleted from the metadata table by Hudi. No user key may change them.
    */
-  static Map<String, String> metadataMatchingTable(HoodieTableConfig table) {
+  public static Map<String, String> metadataMatchingTable(HoodieTableConfig table) {
     Set<String> partitions = table.getMetadataPartitions();
     Map<String, String> keys = new LinkedHashMap<>();
     keys.put(HoodieMetadataConfig.ENABLE.key(),
@@ -111,6 +112,7 @@ public final class TableWriteConfigs {
     keys.put(HoodieWriteConfig.AUTO_UPGRADE_VERSION.key(), "false");
     keys.put(HoodieWriteConfig.EMBEDDED_TIMELINE_SERVER_ENABLE.key(), "false");
     keys.put(HoodieWriteConfig.MARKERS_TYPE.key(), "DIRECT");
+    keys.putAll(metadataMatchingTable(table));
     keys.put("hoodie.datasource.write.recordkey.field", table.getRawRecordKeyFieldProp());
     keys.put("hoodie.datasource.write.partitionpath.field", partitionFieldNames(table));
     keys.put(HoodieWriteConfig.KEYGENERATOR_CLASS_NAME.key(), table.getKeyGeneratorClassName());
