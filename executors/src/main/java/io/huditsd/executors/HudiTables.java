@@ -41,6 +41,11 @@ public final class HudiTables {
     return storageConfiguration;
   }
 
+  /** A Java engine context for reads (file listings, plan contents). */
+  public HoodieJavaEngineContext engineContext() {
+    return new HoodieJavaEngineContext(storageConfiguration.newInstance());
+  }
+
   public HoodieTableMetaClient metaClient(String basePath) {
     return HoodieTableMetaClient.builder()
         .setConf(storageConfiguration.newInstance())

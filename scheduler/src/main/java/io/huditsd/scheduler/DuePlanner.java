@@ -70,7 +70,11 @@ public final class DuePlanner {
   }
 
   public Outcome planAndEnqueue(ServicedTable table, HoodieTableMetaClient metaClient) {
-    HoodieWriteConfig config = tables.writeConfig(table, metaClient);
+    return planAndEnqueue(table, metaClient, tables.writeConfig(table, metaClient));
+  }
+
+  /** As {@link #planAndEnqueue(ServicedTable, HoodieTableMetaClient)}, with the table's write config at hand. */
+  public Outcome planAndEnqueue(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
     List<PendingPlan> pending = PendingPlans.list(metaClient);
     Set<ServiceType> withPendingPlan = pending.stream().map(PendingPlan::service)
         .collect(Collectors.toCollection(() -> EnumSet.noneOf(ServiceType.class)));

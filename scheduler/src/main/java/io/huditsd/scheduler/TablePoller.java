@@ -2,7 +2,9 @@ package io.huditsd.scheduler;
 
 import io.huditsd.executors.HudiTables;
 import org.apache.hadoop.conf.Configuration;
+import io.huditsd.scheduler.view.BacklogReader;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.config.HoodieWriteConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,12 +25,14 @@ public final class TablePoller {
   private final Configuration hadoopConfiguration;
   private final DuePlanner planner;
   private final Duration maxBackoff;
+  private final BacklogReader backlogReader;
 
   public TablePoller(HudiTables tables, Configuration hadoopConfiguration, DuePlanner planner, Duration maxBackoff) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.hadoopConfiguration = Objects.requireNonNull(hadoopConfiguration, "hadoopConfiguration is null");
     this.planner = Objects.requireNonNull(planner, "planner is null");
     this.maxBackoff = Objects.requireNonNull(maxBackoff, "maxBackoff is null");
+    this.backlogReader = new BacklogReader(tables.engineContext());
   }
 
   /** Result of a poll. */
@@ -61,8 +65,12 @@ public final class TablePoller {
         state.lastChange = now;
       }
       state.metaClient = metaClient;
+      // Unchanged timeline (a time-trigger poll): the write config built at the last change still holds.
+      HoodieWriteConfig config = changed || state.writeConfig == null
+          ? tables.writeConfig(state.table, metaClient) : state.writeConfig;
+      state.writeConfig = config;
       if (!state.paused) {
-        DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table, metaClient);
+        DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table, metaClient, config);
         state.timeTriggered = outcome.timeTriggered();
         if (!outcome.scheduledInstants().isEmpty()) {
           // Our own plans changed the timeline; they are already enqueued.
@@ -74,6 +82,9 @@ public final class TablePoller {
         fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, metaClient.getTimelinePath().toString());
       }
       state.fingerprint = fingerprint;
+      if (changed) {
+        state.backlog = backlogReader.read(metaClient, config.getParquetSmallFileLimit());
+      }
       recordSuccess(state);
       return Result.PLANNED;
     } catch (Exception | LinkageError e) {

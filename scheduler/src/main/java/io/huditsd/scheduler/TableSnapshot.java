@@ -1,6 +1,7 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.config.ServicedTable;
+import io.huditsd.scheduler.view.TableBacklog;
 
 import java.time.Instant;
 import java.util.Optional;
@@ -16,8 +17,9 @@ import java.util.Optional;
  * @param consecutiveFailures polls that failed in a row
  * @param lastError the last poll failure's message
  * @param paused whether scheduling and execution are paused for it
+ * @param backlog backlog figures as of the last changed poll
  */
 public record TableSnapshot(ServicedTable table, Optional<String> tableType, Optional<Integer> tableVersion,
                             Optional<Instant> lastPoll, Optional<Instant> lastChange, int consecutiveFailures,
-                            Optional<String> lastError, boolean paused) {
+                            Optional<String> lastError, boolean paused, Optional<TableBacklog> backlog) {
 }

@@ -1,7 +1,9 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.config.ServicedTable;
+import io.huditsd.scheduler.view.TableBacklog;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.config.HoodieWriteConfig;
 
 import java.time.Instant;
 import java.util.Optional;
@@ -16,6 +18,7 @@ public final class TableState {
 
   volatile TimelineFingerprint fingerprint;
   volatile HoodieTableMetaClient metaClient;
+  volatile HoodieWriteConfig writeConfig;
   volatile Instant lastPoll;
   volatile Instant lastChange;
   volatile int consecutiveFailures;
@@ -24,6 +27,8 @@ public final class TableState {
   volatile boolean paused;
   /** Whether the compaction trigger involves elapsed time, so polls evaluate it without a change. */
   volatile boolean timeTriggered;
+  /** Backlog figures as of the last changed poll; null before the first. */
+  volatile TableBacklog backlog;
 
   public TableState(ServicedTable table) {
     this.table = table;
@@ -34,6 +39,6 @@ public final class TableState {
     return new TableSnapshot(table, Optional.ofNullable(client).map(c -> c.getTableConfig().getTableType().name()),
         Optional.ofNullable(client).map(c -> c.getTableConfig().getTableVersion().versionCode()),
         Optional.ofNullable(lastPoll), Optional.ofNullable(lastChange), consecutiveFailures,
-        Optional.ofNullable(lastError), paused);
+        Optional.ofNullable(lastError), paused, Optional.ofNullable(backlog));
   }
 }

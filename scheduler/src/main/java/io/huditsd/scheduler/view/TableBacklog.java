@@ -1,0 +1,28 @@
+package io.huditsd.scheduler.view;
+
+import io.huditsd.config.ServiceType;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How far a table's services are behind, as of its last changed poll.
+ *
+ * @param computedAt when the figures were computed
+ * @param fileGroups file groups in the latest view
+ * @param logFiles log files in latest file slices
+ * @param logFileScheduledBytes log bytes covered by a pending compaction plan
+ * @param logFileUnscheduledBytes log bytes no pending compaction plan covers
+ * @param smallBaseFiles latest base files below {@code hoodie.parquet.small.file.limit}
+ * @param pendingPlans pending plans by service
+ * @param oldestPendingPlan requested time of the oldest pending plan, if any
+ * @param deltaCommitsSinceCompaction completed delta commits since the last completed compaction (MOR)
+ */
+public record TableBacklog(Instant computedAt, long fileGroups, long logFiles, long logFileScheduledBytes,
+                           long logFileUnscheduledBytes, long smallBaseFiles, Map<ServiceType, Integer> pendingPlans,
+                           Optional<Instant> oldestPendingPlan, int deltaCommitsSinceCompaction) {
+  public TableBacklog {
+    pendingPlans = Map.copyOf(pendingPlans);
+  }
+}
