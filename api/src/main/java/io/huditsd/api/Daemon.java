@@ -1,6 +1,9 @@
 package io.huditsd.api;
 
 import io.dropwizard.lifecycle.Managed;
+import io.huditsd.api.metrics.PollMetrics;
+import io.huditsd.api.metrics.RunMetrics;
+import io.huditsd.api.metrics.TableMetricsCollector;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServicedTables;
 import io.huditsd.config.TableSpec;
@@ -15,29 +18,34 @@ import io.huditsd.scheduler.PollingService;
 import io.huditsd.scheduler.TableDiscovery;
 import io.huditsd.scheduler.TablePoller;
 import io.huditsd.scheduler.TableRegistry;
+import io.prometheus.client.CollectorRegistry;
 import org.apache.hadoop.conf.Configuration;
 
 import java.time.Duration;
+import java.util.List;
 
 /** The long-running daemon: registry, discovery, polling and the worker pool, started and stopped together. */
 public final class Daemon implements Managed {
   private final TsdConfiguration configuration;
   private final TableRegistry registry = new TableRegistry();
   private final RunHistory history = new RunHistory(1000);
+  private final ServiceOutcomes outcomes = new ServiceOutcomes();
+  private final HudiTables tables;
   private final WorkerPool pool;
   private final PollingService polling;
   private final DiscoveryService discovery;
   private final ServicedTables servicedTables;
 
-  public Daemon(TsdConfiguration configuration) {
+  public Daemon(TsdConfiguration configuration, CollectorRegistry metrics) {
     this.configuration = configuration;
     Configuration hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
-    HudiTables tables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(configuration.getWorkers()));
+    this.tables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(configuration.getWorkers()));
+    RunListener listeners = RunListener.all(List.of(history, outcomes, new RunMetrics(metrics)));
     this.pool = new WorkerPool(configuration.getWorkers().count(), configuration.getWorkers().maxAttempts(),
         Duration.ofMillis(configuration.getWorkers().retryBackoff().toMilliseconds()),
-        PlanRunner.withDefaultActions(tables), history);
+        PlanRunner.withDefaultActions(tables), listeners);
     TablePoller poller = new TablePoller(tables, hadoopConfiguration, new DuePlanner(tables, pool),
-        Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()));
+        Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()), new PollMetrics(metrics));
     this.polling = new PollingService(poller, registry, configuration.getPolling().threads());
     this.servicedTables = new ServicedTables(configuration);
     this.discovery = new DiscoveryService(
@@ -45,6 +53,7 @@ public final class Daemon implements Managed {
         configuration.getDiscovery().roots(), servicedTables, registry,
         Duration.ofMillis(configuration.getDiscovery().interval().toMilliseconds()));
     registry.addListener(polling);
+    new TableMetricsCollector(registry, pool, outcomes).register(metrics);
   }
 
   @Override
@@ -75,7 +84,11 @@ public final class Daemon implements Managed {
     return history;
   }
 
-  public RunListener listener() {
-    return history;
+  public ServiceOutcomes outcomes() {
+    return outcomes;
+  }
+
+  public HudiTables tables() {
+    return tables;
   }
 }

@@ -43,7 +43,7 @@ final class DemoCommand extends Command {
           tables:    http://localhost:%d/api/v1/tables
           runs:      http://localhost:%d/api/v1/runs
           health:    http://localhost:%d/healthcheck
-          metrics:   http://localhost:%d/metrics
+          metrics:   http://localhost:%d/prometheus
         Compaction is due every 3 delta commits, clustering every 10 commits; clean and archive follow.
         Watch the "Scheduled", "Started" and "Finished" lines below. Ctrl-C stops.
 

@@ -1,11 +1,16 @@
 package io.huditsd.api;
 
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.huditsd.api.metrics.PrometheusServlet;
 import io.huditsd.api.rest.RunsResource;
 import io.huditsd.api.rest.TablesResource;
 import io.huditsd.config.TsdConfiguration;
+import io.prometheus.client.CollectorRegistry;
+import io.prometheus.client.dropwizard.DropwizardExports;
+import io.prometheus.client.hotspot.DefaultExports;
 
 /** The daemon's entry point: {@code server CONFIG.yml}, {@code once ...} and {@code demo [DIR]}. */
 public class TsdApplication extends Application<TsdConfiguration> {
@@ -21,13 +26,19 @@ public class TsdApplication extends Application<TsdConfiguration> {
   @Override
   public void initialize(Bootstrap<TsdConfiguration> bootstrap) {
     bootstrap.setConfigurationFactoryFactory(new CheckedConfigurationFactoryFactory());
+    // ISO-8601 in JSON: operators read these times, and scripts parse them either way.
+    bootstrap.getObjectMapper().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
     bootstrap.addCommand(new OnceCommand());
     bootstrap.addCommand(new DemoCommand());
   }
 
   @Override
   public void run(TsdConfiguration configuration, Environment environment) {
-    Daemon daemon = new Daemon(configuration);
+    CollectorRegistry metrics = new CollectorRegistry();
+    DefaultExports.register(metrics);
+    new DropwizardExports(environment.metrics()).register(metrics);
+    environment.admin().addServlet("prometheus", new PrometheusServlet(metrics)).addMapping("/prometheus");
+    Daemon daemon = new Daemon(configuration, metrics);
     environment.lifecycle().manage(daemon);
     environment.jersey().register(new TablesResource(daemon.registry()));
     environment.jersey().register(new RunsResource(daemon.pool(), daemon.history()));

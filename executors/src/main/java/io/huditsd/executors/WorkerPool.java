@@ -42,6 +42,7 @@ public final class WorkerPool implements AutoCloseable {
   private final Duration retryBackoff;
   private final List<Thread> threads = new ArrayList<>();
   private final AtomicLong runIds = new AtomicLong();
+  private final AtomicLong rejected = new AtomicLong();
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
@@ -94,6 +95,7 @@ public final class WorkerPool implements AutoCloseable {
     lock.lock();
     try {
       if (closed || byKey.containsKey(item.key())) {
+        rejected.incrementAndGet();
         return Optional.empty();
       }
       Entry entry = new Entry(item, RunRecord.queued(runIds.incrementAndGet(), item));
@@ -153,6 +155,11 @@ public final class WorkerPool implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Submissions refused because the same work was already queued or running, or the pool was closed. */
+  public long rejectedCount() {
+    return rejected.get();
   }
 
   public int queuedCount() {

@@ -26,13 +26,20 @@ public final class TablePoller {
   private final DuePlanner planner;
   private final Duration maxBackoff;
   private final BacklogReader backlogReader;
+  private final PollObserver observer;
 
   public TablePoller(HudiTables tables, Configuration hadoopConfiguration, DuePlanner planner, Duration maxBackoff) {
+    this(tables, hadoopConfiguration, planner, maxBackoff, PollObserver.NONE);
+  }
+
+  public TablePoller(HudiTables tables, Configuration hadoopConfiguration, DuePlanner planner, Duration maxBackoff,
+                     PollObserver observer) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.hadoopConfiguration = Objects.requireNonNull(hadoopConfiguration, "hadoopConfiguration is null");
     this.planner = Objects.requireNonNull(planner, "planner is null");
     this.maxBackoff = Objects.requireNonNull(maxBackoff, "maxBackoff is null");
     this.backlogReader = new BacklogReader(tables.engineContext());
+    this.observer = Objects.requireNonNull(observer, "observer is null");
   }
 
   /** Result of a poll. */
@@ -48,6 +55,13 @@ public final class TablePoller {
     if (!force && now.isBefore(state.nextAttempt)) {
       return Result.IN_BACKOFF;
     }
+    long start = System.nanoTime();
+    Result result = pollNow(state, force, now);
+    observer.polled(state.table.id(), result, Duration.ofNanos(System.nanoTime() - start));
+    return result;
+  }
+
+  private Result pollNow(TableState state, boolean force, Instant now) {
     String basePath = state.table.basePath();
     try {
       HoodieTableMetaClient known = state.metaClient;

@@ -1,0 +1,32 @@
+package io.huditsd.api.metrics;
+
+import io.huditsd.scheduler.PollObserver;
+import io.huditsd.scheduler.TablePoller;
+import io.prometheus.client.CollectorRegistry;
+import io.prometheus.client.Counter;
+import io.prometheus.client.Histogram;
+
+import java.time.Duration;
+
+/** Poll durations and failures. */
+public final class PollMetrics implements PollObserver {
+  private final Histogram duration;
+  private final Counter failures;
+
+  public PollMetrics(CollectorRegistry registry) {
+    duration = Histogram.build("tsd_poll_duration_seconds", "Duration of table polls (skipped backoff polls excluded)")
+        .buckets(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30).register(registry);
+    failures = Counter.build("tsd_poll_failures_total", "Failed table polls").labelNames("table").register(registry);
+  }
+
+  @Override
+  public void polled(String tableId, TablePoller.Result result, Duration elapsed) {
+    if (result == TablePoller.Result.IN_BACKOFF) {
+      return;
+    }
+    duration.observe(elapsed.toNanos() / 1e9);
+    if (result == TablePoller.Result.FAILED) {
+      failures.labels(tableId).inc();
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package io.huditsd.api.metrics;
+
+import io.huditsd.executors.ActionResult;
+import io.huditsd.executors.RunListener;
+import io.huditsd.executors.RunRecord;
+import io.prometheus.client.CollectorRegistry;
+import io.prometheus.client.Counter;
+import io.prometheus.client.Histogram;
+
+import java.util.Locale;
+
+/** Per-service run counters, durations and bytes, in Prometheus conventions. */
+public final class RunMetrics implements RunListener {
+  private final Counter runs;
+  private final Histogram duration;
+  private final Counter bytesRead;
+  private final Counter bytesWritten;
+
+  public RunMetrics(CollectorRegistry registry) {
+    runs = Counter.build("tsd_runs_total", "Finished runs of a table service by result "
+        + "(succeeded, failed, skipped, cancelled)").labelNames("service", "result").register(registry);
+    duration = Histogram.build("tsd_run_duration_seconds", "Wall time of successful runs of a table service")
+        .labelNames("service").buckets(0.5, 1, 5, 15, 30, 60, 180, 600, 1800, 3600).register(registry);
+    bytesRead = Counter.build("tsd_run_read_bytes_total", "Bytes read by successful runs (log bytes for compaction, "
+        + "input file bytes for clustering)").labelNames("service").register(registry);
+    bytesWritten = Counter.build("tsd_run_written_bytes_total", "Bytes written by successful runs")
+        .labelNames("service").register(registry);
+  }
+
+  @Override
+  public void onChange(RunRecord record) {
+    if (!record.status().isFinal()) {
+      return;
+    }
+    String service = record.item().service().configName();
+    runs.labels(service, record.status().name().toLowerCase(Locale.ROOT)).inc();
+    if (record.result().isPresent()) {
+      ActionResult result = record.result().get();
+      duration.labels(service).observe(result.duration().toNanos() / 1e9);
+      bytesRead.labels(service).inc(result.bytesIn());
+      bytesWritten.labels(service).inc(result.bytesOut());
+    }
+  }
+}
