@@ -18,6 +18,7 @@ import io.huditsd.scheduler.PollingService;
 import io.huditsd.scheduler.TableDiscovery;
 import io.huditsd.scheduler.TablePoller;
 import io.huditsd.scheduler.TableRegistry;
+import io.huditsd.scheduler.TableState;
 import io.prometheus.client.CollectorRegistry;
 import org.apache.hadoop.conf.Configuration;
 
@@ -32,6 +33,7 @@ public final class Daemon implements Managed {
   private final ServiceOutcomes outcomes = new ServiceOutcomes();
   private final HudiTables tables;
   private final WorkerPool pool;
+  private final DuePlanner planner;
   private final PollingService polling;
   private final DiscoveryService discovery;
   private final ServicedTables servicedTables;
@@ -43,8 +45,10 @@ public final class Daemon implements Managed {
     RunListener listeners = RunListener.all(List.of(history, outcomes, new RunMetrics(metrics)));
     this.pool = new WorkerPool(configuration.getWorkers().count(), configuration.getWorkers().maxAttempts(),
         Duration.ofMillis(configuration.getWorkers().retryBackoff().toMilliseconds()),
-        PlanRunner.withDefaultActions(tables), listeners);
-    TablePoller poller = new TablePoller(tables, hadoopConfiguration, new DuePlanner(tables, pool),
+        PlanRunner.withDefaultActions(tables), listeners,
+        tableId -> registry.get(tableId).map(TableState::isPaused).orElse(false));
+    this.planner = new DuePlanner(tables, pool);
+    TablePoller poller = new TablePoller(tables, hadoopConfiguration, planner,
         Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()), new PollMetrics(metrics));
     this.polling = new PollingService(poller, registry, configuration.getPolling().threads());
     this.servicedTables = new ServicedTables(configuration);
@@ -86,6 +90,10 @@ public final class Daemon implements Managed {
 
   public ServiceOutcomes outcomes() {
     return outcomes;
+  }
+
+  public DuePlanner planner() {
+    return planner;
   }
 
   public HudiTables tables() {

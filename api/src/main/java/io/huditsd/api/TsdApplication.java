@@ -40,7 +40,8 @@ public class TsdApplication extends Application<TsdConfiguration> {
     environment.admin().addServlet("prometheus", new PrometheusServlet(metrics)).addMapping("/prometheus");
     Daemon daemon = new Daemon(configuration, metrics);
     environment.lifecycle().manage(daemon);
-    environment.jersey().register(new TablesResource(daemon.registry()));
+    environment.jersey().register(new TablesResource(daemon.registry(), daemon.tables(), daemon.pool(),
+        daemon.history(), daemon.outcomes(), daemon.planner()));
     environment.jersey().register(new RunsResource(daemon.pool(), daemon.history()));
     environment.healthChecks().register("worker-pool", new WorkerPoolHealthCheck(daemon.pool()));
   }

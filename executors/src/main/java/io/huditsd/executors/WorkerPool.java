@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A bounded pool of worker threads over a priority queue of work items.
@@ -38,6 +39,7 @@ public final class WorkerPool implements AutoCloseable {
 
   private final Function<WorkItem, ActionResult> runner;
   private final RunListener listener;
+  private final Predicate<String> pausedTables;
   private final int maxAttempts;
   private final Duration retryBackoff;
   private final List<Thread> threads = new ArrayList<>();
@@ -67,6 +69,15 @@ public final class WorkerPool implements AutoCloseable {
 
   public WorkerPool(int workers, int maxAttempts, Duration retryBackoff, Function<WorkItem, ActionResult> runner,
                     RunListener listener) {
+    this(workers, maxAttempts, retryBackoff, runner, listener, tableId -> false);
+  }
+
+  /**
+   * @param pausedTables tells whether a table is paused; its queued items stay queued until {@link #wake()} after
+   *     it is resumed
+   */
+  public WorkerPool(int workers, int maxAttempts, Duration retryBackoff, Function<WorkItem, ActionResult> runner,
+                    RunListener listener, Predicate<String> pausedTables) {
     if (workers < 1) {
       throw new IllegalArgumentException("workers must be at least 1, got " + workers);
     }
@@ -77,6 +88,7 @@ public final class WorkerPool implements AutoCloseable {
     this.retryBackoff = Objects.requireNonNull(retryBackoff, "retryBackoff is null");
     this.runner = Objects.requireNonNull(runner, "runner is null");
     this.listener = Objects.requireNonNull(listener, "listener is null");
+    this.pausedTables = Objects.requireNonNull(pausedTables, "pausedTables is null");
     for (int i = 0; i < workers; i++) {
       Thread thread = new Thread(this::work, "tsd-worker-" + i);
       thread.setDaemon(true);
@@ -133,6 +145,37 @@ public final class WorkerPool implements AutoCloseable {
       listener.onChange(record);
     }
     return Optional.ofNullable(record);
+  }
+
+  /** Makes workers look at the queue again, e.g. after a table was resumed. */
+  public void wake() {
+    lock.lock();
+    try {
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The queued or running run of {@code key}, if any. */
+  public Optional<RunRecord> find(String key) {
+    lock.lock();
+    try {
+      Entry entry = byKey.get(key);
+      return entry == null ? Optional.empty() : Optional.of(entry.record);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Whether run {@code runId} is executing now. */
+  public boolean isRunning(long runId) {
+    lock.lock();
+    try {
+      return running.values().stream().anyMatch(entry -> entry.record.runId() == runId);
+    } finally {
+      lock.unlock();
+    }
   }
 
   public boolean isQueuedOrRunning(String key) {
@@ -257,7 +300,7 @@ public final class WorkerPool implements AutoCloseable {
   }
 
   private boolean isRunnable(WorkItem item) {
-    if (runningExclusivityKeys.contains(item.exclusivityKey())) {
+    if (runningExclusivityKeys.contains(item.exclusivityKey()) || pausedTables.test(item.table().id())) {
       return false;
     }
     Set<String> busy = runningFileGroupsByTable.get(item.table().id());

@@ -18,9 +18,11 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -43,6 +45,54 @@ public final class DuePlanner {
   public DuePlanner(HudiTables tables, WorkerPool pool) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.pool = Objects.requireNonNull(pool, "pool is null");
+  }
+
+  /** Trigger settings that make Hudi plan whenever there is anything to plan, for on-demand scheduling. */
+  private static final Map<ServiceType, Map<String, String>> TRIGGER_NOW = Map.of(
+      ServiceType.COMPACTION, Map.of("hoodie.compact.inline.trigger.strategy", "NUM_COMMITS",
+          "hoodie.compact.inline.max.delta.commits", "1"),
+      ServiceType.CLUSTERING, Map.of("hoodie.clustering.inline.max.commits", "1"),
+      ServiceType.CLEAN, Map.of("hoodie.clean.trigger.strategy", "NUM_COMMITS", "hoodie.clean.max.commits", "1"));
+
+  /**
+   * Schedules {@code service} now, whatever its trigger says, if Hudi finds anything to plan, and enqueues the
+   * plan. Refused while the service already has a pending plan (see the class comment).
+   *
+   * @return the new plan's instant, or empty when there was nothing to plan
+   */
+  public Optional<String> scheduleNow(ServicedTable table, ServiceType service) {
+    Map<String, String> overrides = TRIGGER_NOW.get(service);
+    if (overrides == null) {
+      throw new IllegalArgumentException(service.configName() + " has no plan to schedule");
+    }
+    HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
+    if (PendingPlans.list(metaClient).stream().anyMatch(plan -> plan.service() == service)) {
+      throw new IllegalStateException("table " + table.id() + " already has a pending " + service.configName()
+          + " plan; it is executed first");
+    }
+    Map<String, String> keys = new HashMap<>(table.hoodieKeys());
+    keys.putAll(overrides);
+    ServicedTable now = new ServicedTable(table.id(), table.basePath(), table.services(), table.pollInterval(), keys);
+    Option<String> instant;
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(now)) {
+      instant = switch (service) {
+        case COMPACTION -> client.scheduleCompaction(Option.empty());
+        case CLUSTERING -> client.scheduleClustering(Option.empty());
+        default -> client.scheduleTableService(Option.empty(), TableServiceType.CLEAN);
+      };
+    }
+    if (!instant.isPresent()) {
+      return Optional.empty();
+    }
+    metaClient.reloadActiveTimeline();
+    for (PendingPlan plan : PendingPlans.list(metaClient)) {
+      if (plan.instant().equals(instant.get())) {
+        LOG.info("Scheduled on request table={} service={} instant={} fileGroups={} inputBytes={}", table.id(),
+            service.configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes());
+        pool.submit(WorkItem.forPlan(table, plan));
+      }
+    }
+    return Optional.of(instant.get());
   }
 
   /**

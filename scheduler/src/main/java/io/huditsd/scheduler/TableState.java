@@ -34,6 +34,24 @@ public final class TableState {
     this.table = table;
   }
 
+  public ServicedTable table() {
+    return table;
+  }
+
+  public boolean isPaused() {
+    return paused;
+  }
+
+  /** While paused the table is polled and reported, but nothing is scheduled or executed. */
+  public void setPaused(boolean paused) {
+    this.paused = paused;
+  }
+
+  /** The meta client of the last poll, if the table was read already. */
+  public java.util.Optional<HoodieTableMetaClient> metaClient() {
+    return java.util.Optional.ofNullable(metaClient);
+  }
+
   public TableSnapshot snapshot() {
     HoodieTableMetaClient client = metaClient;
     return new TableSnapshot(table, Optional.ofNullable(client).map(c -> c.getTableConfig().getTableType().name()),

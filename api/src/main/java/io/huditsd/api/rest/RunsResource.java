@@ -1,9 +1,12 @@
 package io.huditsd.api.rest;
 
 import io.huditsd.api.RunHistory;
+import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkerPool;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
@@ -28,5 +31,23 @@ public final class RunsResource {
     pool.snapshot().forEach(run -> runs.add(RunView.of(run)));
     history.recent().forEach(run -> runs.add(RunView.of(run)));
     return runs;
+  }
+
+  /** Removes a queued run; a running one cannot be removed. */
+  @DELETE
+  @Path("/{runId}")
+  public RunView cancel(@PathParam("runId") String runIdText) {
+    long runId;
+    try {
+      runId = Long.parseLong(runIdText);
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest("runId: '" + runIdText + "' is not a number");
+    }
+    if (pool.isRunning(runId)) {
+      throw ApiException.conflict("Run " + runId + " is running and cannot be removed");
+    }
+    RunRecord cancelled = pool.cancel(runId)
+        .orElseThrow(() -> ApiException.notFound("No queued run with id " + runId));
+    return RunView.of(cancelled);
   }
 }

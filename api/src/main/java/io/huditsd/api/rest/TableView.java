@@ -1,20 +1,68 @@
 package io.huditsd.api.rest;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.huditsd.api.ServiceOutcomes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.scheduler.TableSnapshot;
+import io.huditsd.scheduler.view.TableBacklog;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
-/** A table as the REST API shows it. */
-public record TableView(String id, String basePath, String tableType, Integer tableVersion,
-                        List<String> services, long pollIntervalSeconds, boolean paused, Instant lastPoll,
-                        Instant lastChange, int consecutiveFailures, String lastError) {
-  public static TableView of(TableSnapshot snapshot) {
+/**
+ * A table as the REST API shows it.
+ *
+ * @param pendingPlans pending plans by service, as of the last changed poll
+ * @param backlog backlog figures as of the last changed poll
+ * @param services per enabled service, its last success and last failure
+ * @param effectivePolicy the hoodie.* keys the daemon passes to Hudi for this table (detail view only)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record TableView(String id, String basePath, String tableType, Integer tableVersion, long pollIntervalSeconds,
+                        boolean paused, Instant lastPoll, Instant lastChange, int consecutiveFailures,
+                        String lastError, Map<String, Integer> pendingPlans, BacklogView backlog,
+                        Map<String, ServiceView> services, Map<String, String> effectivePolicy) {
+
+  /** Backlog figures. */
+  public record BacklogView(Instant computedAt, long fileGroups, long logFiles, long logFileScheduledBytes,
+                            long logFileUnscheduledBytes, long smallBaseFiles, Instant oldestPendingPlan,
+                            int deltaCommitsSinceCompaction) {
+  }
+
+  /** One service on one table. */
+  public record ServiceView(boolean enabled, Instant lastSuccess, Instant lastFailure, String lastError) {
+  }
+
+  public static TableView of(TableSnapshot snapshot, Map<ServiceType, ServiceOutcomes.Outcome> outcomes,
+                             Map<String, String> effectivePolicy) {
+    Map<String, Integer> pending = null;
+    BacklogView backlog = null;
+    if (snapshot.backlog().isPresent()) {
+      TableBacklog figures = snapshot.backlog().get();
+      pending = new TreeMap<>();
+      for (ServiceType service : List.of(ServiceType.COMPACTION, ServiceType.CLUSTERING, ServiceType.CLEAN)) {
+        pending.put(service.configName(), figures.pendingPlans().getOrDefault(service, 0));
+      }
+      backlog = new BacklogView(figures.computedAt(), figures.fileGroups(), figures.logFiles(),
+          figures.logFileScheduledBytes(), figures.logFileUnscheduledBytes(), figures.smallBaseFiles(),
+          figures.oldestPendingPlan().orElse(null), figures.deltaCommitsSinceCompaction());
+    }
+    Map<String, ServiceView> services = new TreeMap<>();
+    for (ServiceType service : ServiceType.values()) {
+      ServiceOutcomes.Outcome outcome = outcomes.get(service);
+      boolean enabled = snapshot.table().runs(service);
+      if (enabled || outcome != null) {
+        services.put(service.configName(), new ServiceView(enabled,
+            outcome == null ? null : outcome.lastSuccess().orElse(null),
+            outcome == null ? null : outcome.lastFailure().orElse(null),
+            outcome == null ? null : outcome.lastError().orElse(null)));
+      }
+    }
     return new TableView(snapshot.table().id(), snapshot.table().basePath(), snapshot.tableType().orElse(null),
-        snapshot.tableVersion().orElse(null),
-        snapshot.table().services().stream().sorted().map(ServiceType::configName).toList(),
-        snapshot.table().pollInterval().toSeconds(), snapshot.paused(), snapshot.lastPoll().orElse(null),
-        snapshot.lastChange().orElse(null), snapshot.consecutiveFailures(), snapshot.lastError().orElse(null));
+        snapshot.tableVersion().orElse(null), snapshot.table().pollInterval().toSeconds(), snapshot.paused(),
+        snapshot.lastPoll().orElse(null), snapshot.lastChange().orElse(null), snapshot.consecutiveFailures(),
+        snapshot.lastError().orElse(null), pending, backlog, services, effectivePolicy);
   }
 }

@@ -1,0 +1,28 @@
+package io.huditsd.api.rest;
+
+import io.dropwizard.jersey.errors.ErrorMessage;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/** An HTTP error with a JSON body {@code {"code": ..., "message": ...}} that names what was wrong. */
+public final class ApiException extends WebApplicationException {
+  private static final long serialVersionUID = 1L;
+
+  private ApiException(int status, String message) {
+    super(message, Response.status(status).type(MediaType.APPLICATION_JSON_TYPE)
+        .entity(new ErrorMessage(status, message)).build());
+  }
+
+  public static ApiException badRequest(String message) {
+    return new ApiException(400, message);
+  }
+
+  public static ApiException notFound(String message) {
+    return new ApiException(404, message);
+  }
+
+  public static ApiException conflict(String message) {
+    return new ApiException(409, message);
+  }
+}

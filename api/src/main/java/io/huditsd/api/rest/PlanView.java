@@ -1,0 +1,46 @@
+package io.huditsd.api.rest;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A plan of any service. Only the part for its service is present.
+ *
+ * @param service compaction, clustering or clean
+ * @param instant the plan's requested instant; null for a preview
+ * @param state requested, inflight, completed, or preview (a dry run)
+ * @param compaction compaction operations
+ * @param clustering clustering groups and strategy
+ * @param clean files a clean deletes
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record PlanView(String service, String instant, String state, List<CompactionOperationView> compaction,
+                       ClusteringView clustering, CleanView clean) {
+
+  /** One compaction operation: a file slice merged into a new base file. */
+  public record CompactionOperationView(String partitionPath, String fileId, String baseInstantTime,
+                                        String baseFile, List<String> logFiles, long logBytes,
+                                        Map<String, Double> metrics) {
+  }
+
+  /** A clustering plan: its strategy and groups. */
+  public record ClusteringView(String strategyClass, Map<String, String> strategyParams,
+                               List<ClusteringGroupView> groups) {
+  }
+
+  /** One clustering group: input slices rewritten into numOutputFileGroups new file groups. */
+  public record ClusteringGroupView(int numOutputFileGroups, List<ClusteringSliceView> slices,
+                                    Map<String, Double> metrics) {
+  }
+
+  /** One input slice of a clustering group. */
+  public record ClusteringSliceView(String partitionPath, String fileId, String baseFile, List<String> logFiles) {
+  }
+
+  /** A clean plan: the policy and the files it deletes, per partition. */
+  public record CleanView(String policy, String earliestInstantToRetain, Map<String, List<String>> filesToDelete,
+                          long fileCount) {
+  }
+}
