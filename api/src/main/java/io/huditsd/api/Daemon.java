@@ -31,6 +31,7 @@ public final class Daemon implements Managed {
   private final TableRegistry registry = new TableRegistry();
   private final RunHistory history = new RunHistory(1000);
   private final ServiceOutcomes outcomes = new ServiceOutcomes();
+  private final Configuration hadoopConfiguration;
   private final HudiTables tables;
   private final WorkerPool pool;
   private final DuePlanner planner;
@@ -40,7 +41,7 @@ public final class Daemon implements Managed {
 
   public Daemon(TsdConfiguration configuration, CollectorRegistry metrics) {
     this.configuration = configuration;
-    Configuration hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
+    this.hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
     this.tables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(configuration.getWorkers()));
     RunListener listeners = RunListener.all(List.of(history, outcomes, new RunMetrics(metrics)));
     this.pool = new WorkerPool(configuration.getWorkers().count(), configuration.getWorkers().maxAttempts(),
@@ -90,6 +91,10 @@ public final class Daemon implements Managed {
 
   public ServiceOutcomes outcomes() {
     return outcomes;
+  }
+
+  public Configuration hadoopConfiguration() {
+    return hadoopConfiguration;
   }
 
   public DuePlanner planner() {

@@ -5,15 +5,27 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.huditsd.api.metrics.PrometheusServlet;
+import io.huditsd.api.rest.BearerTokenFilter;
+import io.huditsd.api.rest.BodySizeFilter;
+import io.huditsd.api.rest.JsonErrorMapper;
 import io.huditsd.api.rest.RunsResource;
+import io.huditsd.api.rest.TableServiceManagerResource;
 import io.huditsd.api.rest.TablesResource;
+import io.huditsd.config.ServicedTables;
+import io.huditsd.scheduler.TableProbe;
 import io.huditsd.config.TsdConfiguration;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.prometheus.client.hotspot.DefaultExports;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Optional;
 
 /** The daemon's entry point: {@code server CONFIG.yml}, {@code once ...} and {@code demo [DIR]}. */
 public class TsdApplication extends Application<TsdConfiguration> {
+  private static final Logger LOG = LoggerFactory.getLogger(TsdApplication.class);
+
   public static void main(String[] args) throws Exception {
     new TsdApplication().run(args);
   }
@@ -43,6 +55,18 @@ public class TsdApplication extends Application<TsdConfiguration> {
     environment.jersey().register(new TablesResource(daemon.registry(), daemon.tables(), daemon.pool(),
         daemon.history(), daemon.outcomes(), daemon.planner()));
     environment.jersey().register(new RunsResource(daemon.pool(), daemon.history()));
+    environment.jersey().register(new TableServiceManagerResource(daemon.registry(), daemon.tables(), daemon.pool(),
+        new ServicedTables(configuration), new TableProbe(daemon.hadoopConfiguration()),
+        configuration.getTableServiceManager().registerUnknownTables()));
+    environment.jersey().register(new BodySizeFilter(configuration.getAuth().maxBodyBytes()));
+    environment.jersey().register(new JsonErrorMapper());
+    Optional<String> token = ApiToken.read(configuration.getAuth());
+    if (token.isPresent()) {
+      environment.jersey().register(new BearerTokenFilter(token.get(), configuration.getAuth().protectReads()));
+    } else {
+      LOG.warn("REST API is not protected: set auth.tokenFile or auth.tokenEnv to require a bearer token for "
+          + "scheduling, executing, pausing and cancelling");
+    }
     environment.healthChecks().register("worker-pool", new WorkerPoolHealthCheck(daemon.pool()));
   }
 }

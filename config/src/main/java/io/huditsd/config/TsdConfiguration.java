@@ -21,6 +21,8 @@ public class TsdConfiguration extends Configuration {
   private WorkerConfig workers = WorkerConfig.defaults();
   private Set<ServiceType> services = EnumSet.allOf(ServiceType.class);
   private Map<String, String> hoodie = Map.of();
+  private TableServiceManagerConfig tableServiceManager = TableServiceManagerConfig.defaults();
+  private AuthConfig auth = AuthConfig.defaults();
 
   /** Explicitly listed tables with their overrides. */
   @JsonProperty
@@ -76,6 +78,28 @@ public class TsdConfiguration extends Configuration {
   public void setServices(Set<ServiceType> services) {
     this.services = services == null || services.isEmpty()
         ? Set.of() : Set.copyOf(EnumSet.copyOf(services));
+  }
+
+  /** Bearer-token access to the REST API and the request body limit. */
+  @JsonProperty
+  public AuthConfig getAuth() {
+    return auth;
+  }
+
+  @JsonProperty
+  public void setAuth(AuthConfig auth) {
+    this.auth = auth == null ? AuthConfig.defaults() : auth;
+  }
+
+  /** The endpoints Hudi writers call to hand their plans to the daemon. */
+  @JsonProperty
+  public TableServiceManagerConfig getTableServiceManager() {
+    return tableServiceManager;
+  }
+
+  @JsonProperty
+  public void setTableServiceManager(TableServiceManagerConfig tableServiceManager) {
+    this.tableServiceManager = tableServiceManager == null ? TableServiceManagerConfig.defaults() : tableServiceManager;
   }
 
   /** {@code hoodie.*} keys passed to the write config of every table. */

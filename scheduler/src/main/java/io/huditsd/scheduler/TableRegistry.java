@@ -56,6 +56,11 @@ public final class TableRegistry {
     return Optional.ofNullable(byId.get(id));
   }
 
+  /** The table with this normalized base path, if registered. */
+  public Optional<TableState> byBasePath(String basePath) {
+    return byId.values().stream().filter(state -> state.table.basePath().equals(basePath)).findFirst();
+  }
+
   public Collection<TableState> all() {
     return new ArrayList<>(byId.values());
   }

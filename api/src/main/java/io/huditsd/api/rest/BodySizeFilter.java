@@ -1,0 +1,77 @@
+package io.huditsd.api.rest;
+
+import io.dropwizard.jersey.errors.ErrorMessage;
+import jakarta.annotation.Priority;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Refuses request bodies over a limit with 413: at once when Content-Length says so, and while reading a chunked
+ * body once it passes the limit.
+ */
+@Priority(Priorities.AUTHENTICATION - 100)
+public final class BodySizeFilter implements ContainerRequestFilter {
+  private final long maxBytes;
+
+  public BodySizeFilter(long maxBytes) {
+    this.maxBytes = maxBytes;
+  }
+
+  @Override
+  public void filter(ContainerRequestContext request) {
+    if (request.getLength() > maxBytes) {
+      request.abortWith(tooLarge());
+      return;
+    }
+    if (request.hasEntity()) {
+      request.setEntityStream(new LimitedInputStream(request.getEntityStream(), maxBytes));
+    }
+  }
+
+  private Response tooLarge() {
+    return Response.status(413).type(MediaType.APPLICATION_JSON_TYPE)
+        .entity(new ErrorMessage(413, "Request body is larger than " + maxBytes + " bytes")).build();
+  }
+
+  private final class LimitedInputStream extends FilterInputStream {
+    private long remaining;
+
+    private LimitedInputStream(InputStream in, long limit) {
+      super(in);
+      this.remaining = limit;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int value = super.read();
+      if (value >= 0) {
+        count(1);
+      }
+      return value;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      int read = super.read(buffer, offset, length);
+      if (read > 0) {
+        count(read);
+      }
+      return read;
+    }
+
+    private void count(long bytes) {
+      remaining -= bytes;
+      if (remaining < 0) {
+        throw new WebApplicationException(tooLarge());
+      }
+    }
+  }
+}
