@@ -1,5 +1,6 @@
 package io.huditsd.api;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.lifecycle.Managed;
 import io.huditsd.api.metrics.PollMetrics;
 import io.huditsd.api.metrics.RunMetrics;
@@ -29,7 +30,7 @@ import java.util.List;
 public final class Daemon implements Managed {
   private final TsdConfiguration configuration;
   private final TableRegistry registry = new TableRegistry();
-  private final RunHistory history = new RunHistory(1000);
+  private final RunHistory history;
   private final ServiceOutcomes outcomes = new ServiceOutcomes();
   private final Configuration hadoopConfiguration;
   private final HudiTables tables;
@@ -38,9 +39,12 @@ public final class Daemon implements Managed {
   private final PollingService polling;
   private final DiscoveryService discovery;
   private final ServicedTables servicedTables;
+  private volatile boolean started;
 
-  public Daemon(TsdConfiguration configuration, CollectorRegistry metrics) {
+  public Daemon(TsdConfiguration configuration, CollectorRegistry metrics, ObjectMapper mapper) {
     this.configuration = configuration;
+    this.history = new RunHistory(configuration.getHistory().size(),
+        configuration.getHistory().file().map(java.nio.file.Path::of), mapper);
     this.hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
     this.tables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(configuration.getWorkers()));
     RunListener listeners = RunListener.all(List.of(history, outcomes, new RunMetrics(metrics)));
@@ -68,6 +72,17 @@ public final class Daemon implements Managed {
       registry.add(servicedTables.explicit(spec));
     }
     discovery.start();
+    started = true;
+  }
+
+  /** Ready once every configured table is registered and polling runs. */
+  public boolean isReady() {
+    return started && polling.isRunning();
+  }
+
+  /** Live while every worker thread and the poll scheduler are alive. */
+  public boolean isLive() {
+    return pool.aliveWorkers() == pool.workerCount() && (!started || polling.isRunning());
   }
 
   @Override

@@ -67,6 +67,8 @@ final class DemoCommand extends Command {
             io.huditsd: INFO
             # Hudi logs its own "no live heartbeat" check before every compaction at WARN.
             org.apache.hudi.client.heartbeat.HoodieHeartbeatClient: ERROR
+        history:
+          file: %s
         polling:
           interval: 5s
         workers:
@@ -82,6 +84,6 @@ final class DemoCommand extends Command {
           hoodie.clean.commits.retained: "3"
           hoodie.keep.min.commits: "5"
           hoodie.keep.max.commits: "8"
-        """.formatted(port, port + 1, table);
+        """.formatted(port, port + 1, table.getParent().getParent().resolve("history.jsonl"), table);
   }
 }

@@ -50,7 +50,7 @@ public class TsdApplication extends Application<TsdConfiguration> {
     DefaultExports.register(metrics);
     new DropwizardExports(environment.metrics()).register(metrics);
     environment.admin().addServlet("prometheus", new PrometheusServlet(metrics)).addMapping("/prometheus");
-    Daemon daemon = new Daemon(configuration, metrics);
+    Daemon daemon = new Daemon(configuration, metrics, environment.getObjectMapper());
     environment.lifecycle().manage(daemon);
     environment.jersey().register(new TablesResource(daemon.registry(), daemon.tables(), daemon.pool(),
         daemon.history(), daemon.outcomes(), daemon.planner()));
@@ -68,5 +68,9 @@ public class TsdApplication extends Application<TsdConfiguration> {
           + "scheduling, executing, pausing and cancelling");
     }
     environment.healthChecks().register("worker-pool", new WorkerPoolHealthCheck(daemon.pool()));
+    environment.healthChecks().register("tables", new TablesHealthCheck(daemon.registry(),
+        configuration.getTableHealth()));
+    environment.admin().addServlet("live", new ProbeServlet(daemon::isLive)).addMapping("/live");
+    environment.admin().addServlet("ready", new ProbeServlet(daemon::isReady)).addMapping("/ready");
   }
 }

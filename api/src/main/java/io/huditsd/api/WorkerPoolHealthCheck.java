@@ -3,7 +3,10 @@ package io.huditsd.api;
 import com.codahale.metrics.health.HealthCheck;
 import io.huditsd.executors.WorkerPool;
 
-/** Reports the pool's queue; unhealthy never, since a long queue is a backlog, not a fault (metrics alert on it). */
+/**
+ * Unhealthy only if a worker thread died (the pool never lets a failed plan kill one). A long queue is a backlog,
+ * not a fault: metrics and alerts cover it.
+ */
 final class WorkerPoolHealthCheck extends HealthCheck {
   private final WorkerPool pool;
 
@@ -13,6 +16,8 @@ final class WorkerPoolHealthCheck extends HealthCheck {
 
   @Override
   protected Result check() {
-    return Result.healthy("running=" + pool.runningCount() + " queued=" + pool.queuedCount());
+    String figures = "workers=" + pool.aliveWorkers() + "/" + pool.workerCount() + " running="
+        + pool.runningCount() + " queued=" + pool.queuedCount();
+    return pool.aliveWorkers() == pool.workerCount() ? Result.healthy(figures) : Result.unhealthy(figures);
   }
 }

@@ -23,6 +23,8 @@ public class TsdConfiguration extends Configuration {
   private Map<String, String> hoodie = Map.of();
   private TableServiceManagerConfig tableServiceManager = TableServiceManagerConfig.defaults();
   private AuthConfig auth = AuthConfig.defaults();
+  private HistoryConfig history = HistoryConfig.defaults();
+  private HealthThresholds tableHealth = HealthThresholds.defaults();
 
   /** Explicitly listed tables with their overrides. */
   @JsonProperty
@@ -78,6 +80,28 @@ public class TsdConfiguration extends Configuration {
   public void setServices(Set<ServiceType> services) {
     this.services = services == null || services.isEmpty()
         ? Set.of() : Set.copyOf(EnumSet.copyOf(services));
+  }
+
+  /** When the tables health check calls a table unhealthy. */
+  @JsonProperty
+  public HealthThresholds getTableHealth() {
+    return tableHealth;
+  }
+
+  @JsonProperty
+  public void setTableHealth(HealthThresholds tableHealth) {
+    this.tableHealth = tableHealth == null ? HealthThresholds.defaults() : tableHealth;
+  }
+
+  /** The bounded run history and where it is kept across restarts. */
+  @JsonProperty
+  public HistoryConfig getHistory() {
+    return history;
+  }
+
+  @JsonProperty
+  public void setHistory(HistoryConfig history) {
+    this.history = history == null ? HistoryConfig.defaults() : history;
   }
 
   /** Bearer-token access to the REST API and the request body limit. */

@@ -147,6 +147,15 @@ public final class WorkerPool implements AutoCloseable {
     return Optional.ofNullable(record);
   }
 
+  /** Worker threads alive; fewer than configured means a worker died, which the pool is built never to allow. */
+  public int aliveWorkers() {
+    return (int) threads.stream().filter(Thread::isAlive).count();
+  }
+
+  public int workerCount() {
+    return threads.size();
+  }
+
   /** Makes workers look at the queue again, e.g. after a table was resumed. */
   public void wake() {
     lock.lock();

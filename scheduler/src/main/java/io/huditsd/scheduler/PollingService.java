@@ -58,6 +58,15 @@ public final class PollingService implements TableRegistry.Listener, AutoCloseab
     scheduler.start();
   }
 
+  /** Whether the scheduler is started and not shut down. */
+  public boolean isRunning() {
+    try {
+      return scheduler.isStarted() && !scheduler.isShutdown() && !scheduler.isInStandbyMode();
+    } catch (SchedulerException e) {
+      return false;
+    }
+  }
+
   @Override
   public void added(TableState state) {
     long intervalMillis = state.table.pollInterval().toMillis();

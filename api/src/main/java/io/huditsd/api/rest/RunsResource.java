@@ -29,7 +29,7 @@ public final class RunsResource {
   public List<RunView> list() {
     List<RunView> runs = new ArrayList<>();
     pool.snapshot().forEach(run -> runs.add(RunView.of(run)));
-    history.recent().forEach(run -> runs.add(RunView.of(run)));
+    runs.addAll(history.recent());
     return runs;
   }
 

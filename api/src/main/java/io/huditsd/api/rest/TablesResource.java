@@ -179,9 +179,9 @@ public final class TablesResource {
   @Path("/{id}/runs")
   public List<RunView> runs(@PathParam("id") String id) {
     table(id);
-    return Stream.concat(pool.snapshot().stream(), history.recent().stream())
-        .filter(run -> run.item().table().id().equals(id))
-        .map(RunView::of).toList();
+    return Stream.concat(pool.snapshot().stream().map(RunView::of), history.recent().stream())
+        .filter(run -> run.table().equals(id))
+        .toList();
   }
 
   private TableState table(String id) {

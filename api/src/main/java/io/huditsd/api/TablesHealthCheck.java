@@ -1,0 +1,51 @@
+package io.huditsd.api;
+
+import com.codahale.metrics.health.HealthCheck;
+import io.huditsd.config.HealthThresholds;
+import io.huditsd.scheduler.TableRegistry;
+import io.huditsd.scheduler.TableSnapshot;
+import io.huditsd.scheduler.TableState;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Unhealthy while any table has a plan pending past {@code tableHealth.stuckPlanAfter} or has failed
+ * {@code tableHealth.failedPolls} polls in a row. The message names each such table and why.
+ */
+final class TablesHealthCheck extends HealthCheck {
+  private final TableRegistry registry;
+  private final Duration stuckAfter;
+  private final int failedPolls;
+
+  TablesHealthCheck(TableRegistry registry, HealthThresholds thresholds) {
+    this.registry = registry;
+    this.stuckAfter = Duration.ofMillis(thresholds.stuckPlanAfter().toMilliseconds());
+    this.failedPolls = thresholds.failedPolls();
+  }
+
+  @Override
+  protected Result check() {
+    List<String> problems = new ArrayList<>();
+    Instant now = Instant.now();
+    for (TableState state : registry.all()) {
+      TableSnapshot snapshot = state.snapshot();
+      String id = snapshot.table().id();
+      if (snapshot.consecutiveFailures() >= failedPolls) {
+        problems.add(id + ": " + snapshot.consecutiveFailures() + " failed polls in a row ("
+            + snapshot.lastError().orElse("no message") + ")");
+      }
+      snapshot.backlog().flatMap(backlog -> backlog.oldestPendingPlan()).ifPresent(oldest -> {
+        Duration age = Duration.between(oldest, now);
+        if (age.compareTo(stuckAfter) > 0) {
+          problems.add(id + ": a plan has been pending for " + age.toMinutes() + " minutes");
+        }
+      });
+    }
+    return problems.isEmpty()
+        ? Result.healthy(registry.size() + " tables")
+        : Result.unhealthy(String.join("; ", problems));
+  }
+}
