@@ -8,6 +8,7 @@ import io.huditsd.api.metrics.PrometheusServlet;
 import io.huditsd.api.rest.BearerTokenFilter;
 import io.huditsd.api.rest.BodySizeFilter;
 import io.huditsd.api.rest.JsonErrorMapper;
+import io.huditsd.api.rest.OpenApiResource;
 import io.huditsd.api.rest.RunsResource;
 import io.huditsd.api.rest.TableServiceManagerResource;
 import io.huditsd.api.rest.TablesResource;
@@ -55,6 +56,7 @@ public class TsdApplication extends Application<TsdConfiguration> {
     environment.jersey().register(new TablesResource(daemon.registry(), daemon.tables(), daemon.pool(),
         daemon.history(), daemon.outcomes(), daemon.planner()));
     environment.jersey().register(new RunsResource(daemon.pool(), daemon.history()));
+    environment.jersey().register(new OpenApiResource());
     environment.jersey().register(new TableServiceManagerResource(daemon.registry(), daemon.tables(), daemon.pool(),
         new ServicedTables(configuration), new TableProbe(daemon.hadoopConfiguration()),
         configuration.getTableServiceManager().registerUnknownTables()));
