@@ -32,9 +32,7 @@ public final class ClusteringAction implements ServiceAction {
   public ActionResult execute(HoodieJavaWriteClient<HoodieAvroPayload> client, Optional<String> instant) {
     String clusteringInstant = instant.orElseThrow(() -> new IllegalArgumentException("clustering needs an instant"));
     HoodieWriteConfig config = client.getConfig();
-    HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder()
-        .setConf(client.getEngineContext().getStorageConf().newInstance())
-        .setBasePath(config.getBasePath()).build();
+    HoodieTableMetaClient metaClient = ClientMetaClients.of(client);
     long bytesIn = inputBytes(metaClient, clusteringInstant);
     long start = System.nanoTime();
     HoodieStorage storage = metaClient.getStorage();

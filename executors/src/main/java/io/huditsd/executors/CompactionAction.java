@@ -3,6 +3,7 @@ package io.huditsd.executors;
 import io.huditsd.config.ServiceType;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.util.CompactionUtils;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -20,10 +21,13 @@ public final class CompactionAction implements ServiceAction {
   @Override
   public ActionResult execute(HoodieJavaWriteClient<HoodieAvroPayload> client, Optional<String> instant) {
     String compactionInstant = instant.orElseThrow(() -> new IllegalArgumentException("compaction needs an instant"));
+    // bytesIn counts the log bytes the plan compacts (file sizes, as the backlog gauges count them): the backlog
+    // this run removes. Hudi's own totalLogSizeCompacted counts log blocks read and differs from file sizes.
+    long logBytes = PendingPlans.compactionLogBytes(
+        CompactionUtils.getCompactionPlan(ClientMetaClients.of(client), compactionInstant));
     long start = System.nanoTime();
     WriteStatsTotals totals = WriteStatsTotals.of(client.compact(compactionInstant, true));
-    // bytesIn counts the log bytes compacted: the backlog this run removed.
-    return new ActionResult(service(), instant, totals.fileGroups(), totals.logBytesCompacted(),
-        totals.bytesWritten(), Duration.ofNanos(System.nanoTime() - start));
+    return new ActionResult(service(), instant, totals.fileGroups(), logBytes, totals.bytesWritten(),
+        Duration.ofNanos(System.nanoTime() - start));
   }
 }

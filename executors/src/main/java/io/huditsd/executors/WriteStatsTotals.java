@@ -7,18 +7,16 @@ import org.apache.hudi.table.action.HoodieWriteMetadata;
 import java.util.List;
 
 /** Sums of the write statistics of a compaction or clustering commit. */
-record WriteStatsTotals(long fileGroups, long logBytesCompacted, long bytesWritten) {
+record WriteStatsTotals(long fileGroups, long bytesWritten) {
   static WriteStatsTotals of(HoodieWriteMetadata<List<WriteStatus>> metadata) {
     List<HoodieWriteStat> stats = metadata.getWriteStats().isPresent()
         ? metadata.getWriteStats().get()
         : metadata.getWriteStatuses() == null ? List.of()
             : metadata.getWriteStatuses().stream().map(WriteStatus::getStat).toList();
-    long logBytes = 0;
     long written = 0;
     for (HoodieWriteStat stat : stats) {
-      logBytes += stat.getTotalLogSizeCompacted();
       written += stat.getTotalWriteBytes();
     }
-    return new WriteStatsTotals(stats.size(), logBytes, written);
+    return new WriteStatsTotals(stats.size(), written);
   }
 }

@@ -44,7 +44,12 @@ public final class TableState {
 
   /** While paused the table is polled and reported, but nothing is scheduled or executed. */
   public void setPaused(boolean paused) {
+    boolean resumed = this.paused && !paused;
     this.paused = paused;
+    if (resumed) {
+      // Plans that arrived while paused were never enqueued; the next poll must plan even if nothing changes.
+      this.fingerprint = null;
+    }
   }
 
   /** The meta client of the last poll, if the table was read already. */
