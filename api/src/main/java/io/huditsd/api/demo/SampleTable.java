@@ -111,12 +111,7 @@ public final class SampleTable implements AutoCloseable {
   /** Upserts {@code rows} in one commit; returns the commit's instant. */
   public String upsert(List<SampleRow> rows) {
     String instant = client.startCommit();
-    List<HoodieRecord<DefaultHoodieRecordPayload>> records = new ArrayList<>(rows.size());
-    for (SampleRow row : rows) {
-      records.add(new HoodieAvroRecord<>(new HoodieKey(row.id(), row.partition()),
-          new DefaultHoodieRecordPayload(toAvro(row), row.ts())));
-    }
-    List<WriteStatus> statuses = client.upsert(records, instant);
+    List<WriteStatus> statuses = client.upsert(records(rows), instant);
     long errors = statuses.stream().filter(WriteStatus::hasErrors).count();
     if (errors > 0) {
       throw new IllegalStateException(errors + " write statuses with errors in commit " + instant + " of " + basePath);
@@ -128,14 +123,18 @@ public final class SampleTable implements AutoCloseable {
   /** Inserts {@code rows} in one commit (new keys only; no index lookup). */
   public String insert(List<SampleRow> rows) {
     String instant = client.startCommit();
+    List<WriteStatus> statuses = client.insert(records(rows), instant);
+    client.commit(instant, statuses);
+    return instant;
+  }
+
+  private static List<HoodieRecord<DefaultHoodieRecordPayload>> records(List<SampleRow> rows) {
     List<HoodieRecord<DefaultHoodieRecordPayload>> records = new ArrayList<>(rows.size());
     for (SampleRow row : rows) {
       records.add(new HoodieAvroRecord<>(new HoodieKey(row.id(), row.partition()),
           new DefaultHoodieRecordPayload(toAvro(row), row.ts())));
     }
-    List<WriteStatus> statuses = client.insert(records, instant);
-    client.commit(instant, statuses);
-    return instant;
+    return records;
   }
 
   public static GenericRecord toAvro(SampleRow row) {
