@@ -11,6 +11,9 @@ import java.util.Set;
  * them would upgrade a table its writers own, or kill the client at start.
  */
 public final class HoodieKeyRules {
+  private static final String METADATA_REASON =
+      "metadata writes follow the table's own metadata table (hoodie.table.metadata.partitions)";
+
   /** Keys the daemon sets itself, with the reason a user may not. */
   public static final Map<String, String> DAEMON_OWNED = Map.ofEntries(
       Map.entry("hoodie.write.table.version", "the daemon pins it to the table's own hoodie.table.version"),
@@ -21,7 +24,15 @@ public final class HoodieKeyRules {
       Map.entry("hoodie.table.name", "it comes from the table's hoodie.properties"),
       Map.entry("hoodie.table.type", "it comes from the table's hoodie.properties"),
       Map.entry("hoodie.table.version", "it comes from the table's hoodie.properties"),
-      Map.entry("hoodie.log.compaction.enable", "log compaction cannot run on the Java engine"));
+      Map.entry("hoodie.log.compaction.enable", "log compaction cannot run on the Java engine"),
+      // A table service committed without updating the table's metadata table leaves it stale: readers that list
+      // files from it (Spark's read-optimized queries) return the rows of replaced base files. One the writers do
+      // not maintain would be stale from the start. So metadata writes follow hoodie.table.metadata.partitions.
+      Map.entry("hoodie.metadata.enable", METADATA_REASON),
+      Map.entry("hoodie.metadata.index.column.stats.enable", METADATA_REASON),
+      Map.entry("hoodie.metadata.index.partition.stats.enable", METADATA_REASON),
+      Map.entry("hoodie.metadata.index.bloom.filter.enable", METADATA_REASON),
+      Map.entry("hoodie.metadata.global.record.level.index.enable", METADATA_REASON));
 
   private static final Set<String> DAEMON_OWNED_KEYS = DAEMON_OWNED.keySet();
 

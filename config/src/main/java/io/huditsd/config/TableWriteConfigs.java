@@ -19,11 +19,12 @@ import java.util.Set;
  * Derives the write config a table's services run with from three layers, later ones winning:
  * <ol>
  *   <li>the daemon's defaults for a process that shares the table with live writers (optimistic concurrency, lazy
- *       rollback of failed writes, metadata indexes matching the table's own);</li>
+ *       rollback of failed writes);</li>
  *   <li>the user's {@code hoodie.*} keys (global, discovery root, table);</li>
  *   <li>what comes from the table itself or what the Java engine needs, which no user key may change: path, name,
  *       type, record key, partition and ordering fields, merge mode, schema, the table's version with auto-upgrade
- *       off, the embedded timeline server off and DIRECT markers.</li>
+ *       off, metadata writes matching the table's metadata table, the embedded timeline server off and DIRECT
+ *       markers.</li>
  * </ol>
  */
 public final class TableWriteConfigs {
@@ -40,7 +41,7 @@ public final class TableWriteConfigs {
   public static HoodieWriteConfig build(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                         HeartbeatSettings heartbeat) {
     Properties properties = new Properties();
-    properties.putAll(daemonDefaults(metaClient.getTableConfig(), heartbeat));
+    properties.putAll(daemonDefaults(heartbeat));
     properties.putAll(userKeys);
     properties.putAll(tableDerived(metaClient));
     return HoodieWriteConfig.newBuilder()
@@ -53,7 +54,7 @@ public final class TableWriteConfigs {
   /** The effective policy: every key the daemon passes to Hudi for this table, before Hudi adds its own defaults. */
   public static Map<String, String> effectiveKeys(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                                   HeartbeatSettings heartbeat) {
-    Map<String, String> keys = new LinkedHashMap<>(daemonDefaults(metaClient.getTableConfig(), heartbeat));
+    Map<String, String> keys = new LinkedHashMap<>(daemonDefaults(heartbeat));
     keys.putAll(userKeys);
     Map<String, String> derived = tableDerived(metaClient);
     derived.remove(HoodieWriteConfig.AVRO_SCHEMA_STRING.key());
@@ -61,7 +62,7 @@ public final class TableWriteConfigs {
     return keys;
   }
 
-  static Map<String, String> daemonDefaults(HoodieTableConfig table, HeartbeatSettings heartbeat) {
+  static Map<String, String> daemonDefaults(HeartbeatSettings heartbeat) {
     Map<String, String> keys = new LinkedHashMap<>();
     // The daemon is a second process on a table that writers own: Hudi's multi-writer mode makes every plan
     // scheduling and commit take the table lock, and LAZY rollback leaves a writer's inflight commit alone while
@@ -78,7 +79,6 @@ public final class TableWriteConfigs {
     keys.put("hoodie.clustering.inline", "true");
     keys.put("hoodie.client.heartbeat.interval_in_ms", Long.toString(heartbeat.intervalMillis()));
     keys.put("hoodie.client.heartbeat.tolerable.misses", Integer.toString(heartbeat.tolerableMisses()));
-    keys.putAll(metadataMatchingTable(table));
     return keys;
   }
 
@@ -111,6 +111,7 @@ public final class TableWriteConfigs {
     keys.put(HoodieWriteConfig.AUTO_UPGRADE_VERSION.key(), "false");
     keys.put(HoodieWriteConfig.EMBEDDED_TIMELINE_SERVER_ENABLE.key(), "false");
     keys.put(HoodieWriteConfig.MARKERS_TYPE.key(), "DIRECT");
+    keys.putAll(metadataMatchingTable(table));
     keys.put("hoodie.datasource.write.recordkey.field", table.getRawRecordKeyFieldProp());
     keys.put("hoodie.datasource.write.partitionpath.field", partitionFieldNames(table));
     keys.put(HoodieWriteConfig.KEYGENERATOR_CLASS_NAME.key(), table.getKeyGeneratorClassName());
