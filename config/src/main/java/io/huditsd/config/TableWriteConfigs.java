@@ -78,7 +78,7 @@ public final class TableWriteConfigs {
     // inline clustering is on. The daemon never writes data, so "inline" only enables the trigger.
     keys.put("hoodie.clustering.inline", "true");
     keys.put("hoodie.client.heartbeat.interval_in_ms", Long.toString(heartbeat.intervalMillis()));
-    keys.put("hoodie.client.heartbeat.tolerable.misses", Integer.toString(heartbeat.tolerableMisses()));
+    keys.put("hoodie.client.heartbeat.tolerable.misses", Integer.toString(heartbeat.hudiTolerableMisses()));
     return keys;
   }
 
