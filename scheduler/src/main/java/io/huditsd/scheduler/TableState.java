@@ -24,6 +24,8 @@ public final class TableState {
   volatile boolean paused;
   /** Whether the compaction trigger involves elapsed time, so polls evaluate it without a change. */
   volatile boolean timeTriggered;
+  /** When a poll must plan again without a change: a pending plan's heartbeat expires (null: no such plan). */
+  volatile Instant recheckAt;
 
   public TableState(ServicedTable table) {
     this.table = table;
