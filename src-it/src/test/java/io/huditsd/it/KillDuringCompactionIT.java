@@ -107,6 +107,11 @@ class KillDuringCompactionIT {
                 .hasEntrySatisfying("error", error -> assertThat((String) error)
                     .contains("is being executed by a live process")));
       }
+      assertThat(api.tables()).as("tables of the restarted daemon").singleElement()
+          .satisfies(table -> assertThat(table)
+              .containsEntry("id", "killed")
+              .containsEntry("tableVersion", 9)
+              .containsEntry("consecutiveFailures", 0));
       // Hudi's own heartbeat timer must not take the daemon's live heartbeat for a dead one: a second process
       // would then roll back and redo a compaction that is being written.
       assertThat(second.stdout()).as("log of the restarted daemon, %s.out", second.logs())

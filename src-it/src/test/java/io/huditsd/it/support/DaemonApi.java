@@ -43,16 +43,6 @@ public final class DaemonApi {
     return get("/api/v1/tables");
   }
 
-  /** Whether the application port answers. */
-  public boolean isUp() {
-    try {
-      tables();
-      return true;
-    } catch (UncheckedIOException e) {
-      return false;
-    }
-  }
-
   private List<Map<String, Object>> get(String path) {
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
         .timeout(Duration.ofSeconds(5)).GET().build();

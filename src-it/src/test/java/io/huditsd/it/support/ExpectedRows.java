@@ -5,7 +5,6 @@ import io.huditsd.api.demo.SampleRow;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -65,11 +64,5 @@ public final class ExpectedRows {
       }
     });
     return rows;
-  }
-
-  /** The current row of {@code key}, or null when it was never written or is deleted. */
-  public SampleRow get(String key) {
-    SampleRow row = winners.get(Objects.requireNonNull(key, "key is null"));
-    return row == null || row.deleted() ? null : row;
   }
 }

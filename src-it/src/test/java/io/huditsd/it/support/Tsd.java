@@ -53,10 +53,6 @@ public final class Tsd {
       this.logs = logs;
     }
 
-    public Process process() {
-      return process;
-    }
-
     public Path logs() {
       return logs;
     }
