@@ -1,5 +1,6 @@
 package io.huditsd.it;
 
+import io.huditsd.api.demo.SampleRow;
 import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.TableReader.Listing;
@@ -38,7 +39,7 @@ class OnceMorIT {
     Path work = Tsd.workDirectory("OnceMorIT/v" + tableVersion);
     Path basePath = work.resolve("mor_v" + tableVersion);
     List<String> deltaCommits;
-    Map<String, io.huditsd.api.demo.SampleRow> expected;
+    Map<String, SampleRow> expected;
     try (TrackedTable table = TrackedTable.create(basePath, HoodieTableType.MERGE_ON_READ, tableVersion,
         TrackedTable.MOR_WRITER_KEYS)) {
       table.insert(rows(0, 600, 1_000, "v1"));
