@@ -24,4 +24,14 @@ public record HeartbeatSettings(long intervalMillis, int tolerableMisses) {
   public long expiryMillis() {
     return intervalMillis * (tolerableMisses + 1L);
   }
+
+  /**
+   * The value of {@code hoodie.client.heartbeat.tolerable.misses} that gives Hudi the same expiry. Hudi counts a
+   * heartbeat as expired after {@code interval * misses} (HoodieHeartbeatClient), one interval sooner than the
+   * daemon; passed through unchanged, a live plan with one tolerated miss looks dead to Hudi at every timer jitter,
+   * and with none at once, so another process would roll back and redo a compaction while it is being written.
+   */
+  public int hudiTolerableMisses() {
+    return tolerableMisses + 1;
+  }
 }

@@ -11,8 +11,8 @@ import java.util.Set;
  * them would upgrade a table its writers own, or kill the client at start.
  */
 public final class HoodieKeyRules {
-  private static final String METADATA_MATCHES_TABLE = "the daemon matches metadata-table writes to the table's "
-      + "hoodie.table.metadata.partitions (a mismatch leaves the metadata table stale or makes Hudi delete a partition)";
+  private static final String METADATA_REASON =
+      "metadata writes follow the table's own metadata table (hoodie.table.metadata.partitions)";
 
   /** Keys the daemon sets itself, with the reason a user may not. */
   public static final Map<String, String> DAEMON_OWNED = Map.ofEntries(
@@ -25,12 +25,18 @@ public final class HoodieKeyRules {
       Map.entry("hoodie.table.type", "it comes from the table's hoodie.properties"),
       Map.entry("hoodie.table.version", "it comes from the table's hoodie.properties"),
       Map.entry("hoodie.log.compaction.enable", "log compaction cannot run on the Java engine"),
-      Map.entry("hoodie.metadata.enable", METADATA_MATCHES_TABLE),
-      Map.entry("hoodie.metadata.index.column.stats.enable", METADATA_MATCHES_TABLE),
-      Map.entry("hoodie.metadata.index.partition.stats.enable", METADATA_MATCHES_TABLE),
-      Map.entry("hoodie.metadata.index.bloom.filter.enable", METADATA_MATCHES_TABLE),
-      Map.entry("hoodie.metadata.global.record.level.index.enable", METADATA_MATCHES_TABLE),
-      Map.entry("hoodie.metadata.record.level.index.enable", METADATA_MATCHES_TABLE));
+      // The daemon judges plans of other processes by the same heartbeat settings it gives Hudi.
+      Map.entry("hoodie.client.heartbeat.interval_in_ms", "set it with workers.heartbeatInterval"),
+      Map.entry("hoodie.client.heartbeat.tolerable.misses", "set it with workers.heartbeatTolerableMisses"),
+      // A table service committed without updating the table's metadata table leaves it stale: readers that list
+      // files from it (Spark's read-optimized queries) return the rows of replaced base files. One the writers do
+      // not maintain would be stale from the start. So metadata writes follow hoodie.table.metadata.partitions.
+      Map.entry("hoodie.metadata.enable", METADATA_REASON),
+      Map.entry("hoodie.metadata.index.column.stats.enable", METADATA_REASON),
+      Map.entry("hoodie.metadata.index.partition.stats.enable", METADATA_REASON),
+      Map.entry("hoodie.metadata.index.bloom.filter.enable", METADATA_REASON),
+      Map.entry("hoodie.metadata.global.record.level.index.enable", METADATA_REASON),
+      Map.entry("hoodie.metadata.record.level.index.enable", METADATA_REASON));
 
   private static final Set<String> DAEMON_OWNED_KEYS = DAEMON_OWNED.keySet();
 

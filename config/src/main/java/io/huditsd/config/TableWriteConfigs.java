@@ -41,7 +41,7 @@ public final class TableWriteConfigs {
   public static HoodieWriteConfig build(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                         HeartbeatSettings heartbeat) {
     Properties properties = new Properties();
-    properties.putAll(daemonDefaults(metaClient.getTableConfig(), heartbeat));
+    properties.putAll(daemonDefaults(heartbeat));
     properties.putAll(userKeys);
     properties.putAll(tableDerived(metaClient));
     return HoodieWriteConfig.newBuilder()
@@ -54,7 +54,7 @@ public final class TableWriteConfigs {
   /** The effective policy: every key the daemon passes to Hudi for this table, before Hudi adds its own defaults. */
   public static Map<String, String> effectiveKeys(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                                   HeartbeatSettings heartbeat) {
-    Map<String, String> keys = new LinkedHashMap<>(daemonDefaults(metaClient.getTableConfig(), heartbeat));
+    Map<String, String> keys = new LinkedHashMap<>(daemonDefaults(heartbeat));
     keys.putAll(userKeys);
     Map<String, String> derived = tableDerived(metaClient);
     derived.remove(HoodieWriteConfig.AVRO_SCHEMA_STRING.key());
@@ -62,7 +62,7 @@ public final class TableWriteConfigs {
     return keys;
   }
 
-  static Map<String, String> daemonDefaults(HoodieTableConfig table, HeartbeatSettings heartbeat) {
+  static Map<String, String> daemonDefaults(HeartbeatSettings heartbeat) {
     Map<String, String> keys = new LinkedHashMap<>();
     // The daemon is a second process on a table that writers own: Hudi's multi-writer mode makes every plan
     // scheduling and commit take the table lock, and LAZY rollback leaves a writer's inflight commit alone while
@@ -78,7 +78,7 @@ public final class TableWriteConfigs {
     // inline clustering is on. The daemon never writes data, so "inline" only enables the trigger.
     keys.put("hoodie.clustering.inline", "true");
     keys.put("hoodie.client.heartbeat.interval_in_ms", Long.toString(heartbeat.intervalMillis()));
-    keys.put("hoodie.client.heartbeat.tolerable.misses", Integer.toString(heartbeat.tolerableMisses()));
+    keys.put("hoodie.client.heartbeat.tolerable.misses", Integer.toString(heartbeat.hudiTolerableMisses()));
     return keys;
   }
 

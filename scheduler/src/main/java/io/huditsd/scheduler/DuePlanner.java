@@ -5,6 +5,7 @@ import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
+import io.huditsd.executors.PlanLiveness;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
 import org.apache.hudi.client.HoodieJavaWriteClient;
@@ -16,6 +17,7 @@ import org.apache.hudi.common.model.TableServiceType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -39,12 +41,14 @@ public final class DuePlanner {
 
   private final HudiTables tables;
   private final WorkerPool pool;
+  private final PlanLiveness liveness;
   /** Completed-instant count of each table when archival was last enqueued. */
   private final Map<String, Integer> archivedAtCount = new ConcurrentHashMap<>();
 
   public DuePlanner(HudiTables tables, WorkerPool pool) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.pool = Objects.requireNonNull(pool, "pool is null");
+    this.liveness = new PlanLiveness(tables.heartbeat());
   }
 
   /** Trigger settings that make Hudi plan whenever there is anything to plan, for on-demand scheduling. */
@@ -115,8 +119,22 @@ public final class DuePlanner {
     return true;
   }
 
-  /** What one planning round did. */
-  public record Outcome(List<String> scheduledInstants, int enqueued, boolean timeTriggered) {
+  /**
+   * What one planning round did.
+   *
+   * @param scheduledInstants plans written in this round
+   * @param enqueued work items queued in this round
+   * @param timeTriggered whether elapsed time alone can make compaction due
+   * @param recheckAt when the heartbeat of a pending plan that another process holds expires: its run is skipped
+   *     while the heartbeat is alive, and if that process died nothing on the timeline changes to bring the plan
+   *     back, so the table must be planned again by then
+   */
+  public record Outcome(List<String> scheduledInstants, int enqueued, boolean timeTriggered,
+                        Optional<Instant> recheckAt) {
+    public Outcome {
+      scheduledInstants = List.copyOf(scheduledInstants);
+      Objects.requireNonNull(recheckAt, "recheckAt is null");
+    }
   }
 
   public Outcome planAndEnqueue(ServicedTable table, HoodieTableMetaClient metaClient) {
@@ -183,6 +201,24 @@ public final class DuePlanner {
       enqueued++;
     }
     return new Outcome(scheduled, enqueued,
-        table.runs(ServiceType.COMPACTION) && ServiceTriggers.compactionTriggerUsesTime(config));
+        table.runs(ServiceType.COMPACTION) && ServiceTriggers.compactionTriggerUsesTime(config),
+        earliestHeartbeatExpiry(table, metaClient, pending));
+  }
+
+  /** The earliest expiry among live heartbeats of inflight plans this table's runs would skip. */
+  private Optional<Instant> earliestHeartbeatExpiry(ServicedTable table, HoodieTableMetaClient metaClient,
+                                                    List<PendingPlan> pending) {
+    Optional<Instant> earliest = Optional.empty();
+    for (PendingPlan plan : pending) {
+      // PlanRunner checks heartbeats of inflight compaction and clustering plans only.
+      if (!plan.inflight() || plan.service() == ServiceType.CLEAN || !table.runs(plan.service())) {
+        continue;
+      }
+      Optional<Instant> expiry = liveness.aliveUntil(metaClient, plan.instant());
+      if (expiry.isPresent() && (earliest.isEmpty() || expiry.get().isBefore(earliest.get()))) {
+        earliest = expiry;
+      }
+    }
+    return earliest;
   }
 }

@@ -14,9 +14,10 @@ import java.util.Objects;
 
 /**
  * One poll of one table. Cheap when nothing changed: one listing of the timeline folder compared with the last
- * one; the meta client is reloaded and policies evaluated only on change (or, for time-based compaction triggers,
- * on every poll, against the timeline already loaded). A failing poll is recorded and the table is retried after a
- * backoff that doubles per failure up to {@code maxBackoff}.
+ * one; the meta client is reloaded and policies evaluated only on change (or, against the timeline already loaded,
+ * on every poll for time-based compaction triggers and once the live heartbeat of a pending plan that another
+ * process holds has expired). A failing poll is recorded and the table is retried after a backoff that doubles per
+ * failure up to {@code maxBackoff}.
  */
 public final class TablePoller {
   private static final Logger LOG = LoggerFactory.getLogger(TablePoller.class);
@@ -69,7 +70,8 @@ public final class TablePoller {
       TimelineFingerprint fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, timelinePath);
       boolean changed = force || known == null || !fingerprint.equals(state.fingerprint);
       state.lastPoll = now;
-      if (!changed && !state.timeTriggered) {
+      boolean recheckDue = state.recheckAt != null && !now.isBefore(state.recheckAt);
+      if (!changed && !state.timeTriggered && !recheckDue) {
         recordSuccess(state);
         return Result.UNCHANGED;
       }
@@ -86,6 +88,7 @@ public final class TablePoller {
       if (!state.paused) {
         DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table, metaClient, config);
         state.timeTriggered = outcome.timeTriggered();
+        state.recheckAt = outcome.recheckAt().orElse(null);
         if (!outcome.scheduledInstants().isEmpty()) {
           // Our own plans changed the timeline; they are already enqueued.
           fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, metaClient.getTimelinePath().toString());

@@ -29,6 +29,8 @@ public final class TableState {
   volatile boolean timeTriggered;
   /** Backlog figures as of the last changed poll; null before the first. */
   volatile TableBacklog backlog;
+  /** When a poll must plan again without a change: a pending plan's heartbeat expires (null: no such plan). */
+  volatile Instant recheckAt;
 
   public TableState(ServicedTable table) {
     this.table = table;

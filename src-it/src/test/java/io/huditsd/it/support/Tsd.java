@@ -1,0 +1,157 @@
+package io.huditsd.it.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * The packaged daemon ({@code api/target/hudi-tsd.jar} with its {@code lib/}) run as a child JVM, the way
+ * {@code bin/tsd} runs it. {@code bin/tsd} itself is not used: it rebuilds the project when any source file,
+ * these tests included, is newer than the jar.
+ *
+ * <p>Each process writes its stdout and stderr to {@code <name>.out} and {@code <name>.err} in a directory of the
+ * test's choosing, so a failure can be diagnosed from the files left under {@code target/}.
+ */
+public final class Tsd {
+  private Tsd() {
+  }
+
+  /** The outcome of a finished process. */
+  public record Finished(int exitCode, String stdout, String stderr, Duration elapsed, Path logs) {
+    public Finished {
+      Objects.requireNonNull(stdout, "stdout is null");
+      Objects.requireNonNull(stderr, "stderr is null");
+    }
+
+    /** Both streams, for failure messages. */
+    public String output() {
+      return "--- stdout (" + logs + ".out) ---\n" + tail(stdout) + "\n--- stderr (" + logs + ".err) ---\n"
+          + tail(stderr);
+    }
+
+    private static String tail(String text) {
+      return text.length() <= 6000 ? text : "...\n" + text.substring(text.length() - 6000);
+    }
+  }
+
+  /** A running daemon process. */
+  public static final class Running implements AutoCloseable {
+    private final Process process;
+    private final Path logs;
+
+    private Running(Process process, Path logs) {
+      this.process = process;
+      this.logs = logs;
+    }
+
+    public Path logs() {
+      return logs;
+    }
+
+    public String stdout() {
+      return read(logs.resolveSibling(logs.getFileName() + ".out"));
+    }
+
+    /** SIGKILL on Linux: no shutdown hook, no finally block runs in the child. */
+    public void kill() throws InterruptedException {
+      process.destroyForcibly();
+      assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("process %d ended after SIGKILL", process.pid()).isTrue();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      if (process.isAlive()) {
+        kill();
+      }
+    }
+  }
+
+  /** The work directory of the integration tests ({@code target/it-work}), created on first use. */
+  public static Path workDirectory(String name) {
+    Path directory = Path.of(System.getProperty("tsd.it.work", "target/it-work")).toAbsolutePath().resolve(name);
+    try {
+      Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return directory;
+  }
+
+  /** Runs {@code arguments} to completion, failing the test if it takes longer than {@code timeout}. */
+  public static Finished run(Path logs, Duration timeout, String... arguments) throws InterruptedException {
+    long start = System.nanoTime();
+    Process process = start(logs, arguments);
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.destroyForcibly();
+      process.waitFor(30, TimeUnit.SECONDS);
+      fail("hudi-tsd " + String.join(" ", arguments) + " did not end within " + timeout.toSeconds() + "s; see "
+          + logs + ".out and .err");
+    }
+    return new Finished(process.exitValue(), read(out(logs)), read(err(logs)),
+        Duration.ofNanos(System.nanoTime() - start), logs);
+  }
+
+  /** Starts a long-running process (the daemon). */
+  public static Running startDaemon(Path logs, String... arguments) {
+    return new Running(start(logs, arguments), logs);
+  }
+
+  private static Process start(Path logs, String... arguments) {
+    List<String> command = new ArrayList<>();
+    command.add(javaExecutable());
+    command.add("-Xmx1g");
+    // As bin/tsd: Hudi sizes records with JOL, which attaches to its own JVM.
+    command.add("-Djdk.attach.allowAttachSelf=true");
+    command.add("-Djol.skipHotspotSAAttach=true");
+    command.add("-jar");
+    command.add(jar().toString());
+    command.addAll(List.of(arguments));
+    try {
+      Files.createDirectories(logs.getParent());
+      return new ProcessBuilder(command)
+          .redirectOutput(out(logs).toFile())
+          .redirectError(err(logs).toFile())
+          .start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot start " + command, e);
+    }
+  }
+
+  private static Path jar() {
+    String property = System.getProperty("tsd.jar");
+    assertThat(property).as("system property tsd.jar (set by the failsafe configuration)").isNotNull();
+    Path jar = Path.of(property).toAbsolutePath().normalize();
+    assertThat(jar).as("the packaged daemon; run mvn package first").isRegularFile();
+    return jar;
+  }
+
+  private static String javaExecutable() {
+    return ProcessHandle.current().info().command()
+        .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+  }
+
+  private static Path out(Path logs) {
+    return logs.resolveSibling(logs.getFileName() + ".out");
+  }
+
+  private static Path err(Path logs) {
+    return logs.resolveSibling(logs.getFileName() + ".err");
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file) : "";
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
