@@ -28,8 +28,7 @@ public final class DemoWriter {
   }
 
   public static DemoWriter start(String basePath) throws java.io.IOException {
-    SampleTable table = SampleTable.open(basePath, "demo_mor", HoodieTableType.MERGE_ON_READ, 9,
-        Map.of("hoodie.parquet.small.file.limit", "0"));
+    SampleTable table = SampleTable.open(basePath, "demo_mor", HoodieTableType.MERGE_ON_READ, 9, Map.of());
     DemoWriter writer = new DemoWriter(table);
     writer.thread.start();
     return writer;
