@@ -90,7 +90,7 @@ final class OnceCommand extends Command {
       } catch (TableProblem e) {
         problems.add(e.getMessage());
       } catch (RuntimeException e) {
-        problems.add(path + ": cannot be read as a Hudi table: " + e.getMessage());
+        problems.add(basePath + ": cannot be read as a Hudi table: " + e.getMessage());
       }
     }
     if (!problems.isEmpty()) {

@@ -26,11 +26,9 @@ public final class HudiTables {
     this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat is null");
   }
 
+  /** Hadoop's defaults plus whatever core-site.xml and hdfs-site.xml are on the class path (HADOOP_CONF_DIR). */
   public static Configuration defaultHadoopConfiguration() {
-    Configuration configuration = new Configuration();
-    // Local tables: skip the .crc side files that the checksummed local file system would otherwise write.
-    configuration.setBoolean("fs.file.impl.disable.cache", false);
-    return configuration;
+    return new Configuration();
   }
 
   public HeartbeatSettings heartbeat() {
