@@ -283,7 +283,9 @@ public final class WorkerPool implements AutoCloseable {
     } catch (PlanSkippedException e) {
       outcome = entry.record.finished(RunStatus.SKIPPED, Optional.empty(), Optional.of(e.getMessage()));
       LOG.info("Finished {} result=skipped reason={}", entry.item.describe(), e.getMessage());
-    } catch (RuntimeException | Error e) {
+    } catch (Exception | Error e) {
+      // Exception, not RuntimeException: a checked exception thrown sneakily (as some libraries do) would
+      // otherwise end the worker thread and leave the entry marked running forever.
       String message = describe(e);
       if (attempt < maxAttempts && !(e instanceof VirtualMachineError)) {
         outcome = entry.record.retryWait(message);

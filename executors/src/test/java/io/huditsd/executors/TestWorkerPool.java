@@ -297,16 +297,19 @@ class TestWorkerPool {
     WorkerPool pool = pool(1, 1, Duration.ZERO, item -> switch (item.table().id()) {
       case "runtime" -> throw new IllegalArgumentException("bad plan");
       case "error" -> throw new NoClassDefFoundError("org/apache/hudi/Missing");
+      case "checked" -> throw sneaky(new IOException("sneaky checked exception"));
       default -> done(item);
     });
 
     pool.submit(item("runtime", ServiceType.COMPACTION, "001", 0, Set.of(), 0));
     pool.submit(item("error", ServiceType.COMPACTION, "001", 0, Set.of(), 1));
+    pool.submit(item("checked", ServiceType.COMPACTION, "001", 0, Set.of(), 2));
     pool.submit(item("fine", ServiceType.COMPACTION, "001", 0, Set.of(), 3));
 
     assertThat(pool.awaitIdle(WAIT)).isTrue();
     assertThat(listener.statusOf(compaction("runtime", "001").key())).isEqualTo(RunStatus.FAILED);
     assertThat(listener.statusOf(compaction("error", "001").key())).isEqualTo(RunStatus.FAILED);
+    assertThat(listener.statusOf(compaction("checked", "001").key())).isEqualTo(RunStatus.FAILED);
     assertThat(listener.statusOf(compaction("fine", "001").key())).isEqualTo(RunStatus.SUCCEEDED);
     assertThat(listener.last(listener.runIdOf(compaction("error", "001").key())).error())
         .contains("NoClassDefFoundError: org/apache/hudi/Missing");
@@ -367,6 +370,11 @@ class TestWorkerPool {
     pool.shutdown(Duration.ofSeconds(5));
 
     assertThat(pool.submit(compaction("t1", "001"))).isEmpty();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> RuntimeException sneaky(Throwable error) throws E {
+    throw (E) error;
   }
 
   /** Lets a test hold a runner inside an item and know when it got there. */
