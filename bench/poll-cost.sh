@@ -2,7 +2,7 @@
 # Poll-cost benchmark: 1,000 small real Hudi tables, idle, polled every 30 s by one daemon.
 #
 # Reports the daemon's CPU share (of one core) and heap after warm-up, and the delay from a new commit on one table
-# to the daemon scheduling the compaction that commit made due. Takes about ten minutes; not part of `mvn verify`.
+# to the daemon scheduling the compaction that commit made due. Takes about six minutes; not part of `mvn verify`.
 #
 #   bench/poll-cost.sh                      # defaults below
 #   TABLES=200 MEASURE_SECONDS=60 bench/poll-cost.sh   # a quicker, smaller run

@@ -2,10 +2,8 @@ package io.huditsd.scheduler;
 
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
-import io.huditsd.executors.ActionResult;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.LocalTables;
-import io.huditsd.executors.RunListener;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkerPool;
 import org.apache.hudi.common.model.HoodieTableType;
@@ -20,8 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,15 +28,8 @@ class TestPollingService {
 
   private final LocalTables localTables = new LocalTables();
   private final HudiTables hudiTables = localTables.hudiTables();
-  private final CountDownLatch release = new CountDownLatch(1);
-  private final WorkerPool pool = new WorkerPool(1, 1, Duration.ZERO, item -> {
-    try {
-      release.await(60, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return new ActionResult(item.service(), item.instant(), 0, 0, 0, Duration.ZERO);
-  }, RunListener.NONE);
+  private final HoldingPool holdingPool = new HoldingPool();
+  private final WorkerPool pool = holdingPool.pool();
   private final TableRegistry registry = new TableRegistry();
   private PollingService polling;
 
@@ -59,8 +48,7 @@ class TestPollingService {
   @AfterEach
   void stop() throws InterruptedException {
     polling.close();
-    release.countDown();
-    pool.shutdown(Duration.ofSeconds(10));
+    holdingPool.close();
   }
 
   private ServicedTable withShortInterval(ServicedTable table) {
@@ -72,8 +60,8 @@ class TestPollingService {
     ServicedTable table = withShortInterval(localTables.create(directory.resolve("orders"),
         HoodieTableType.MERGE_ON_READ, 9, Map.of("hoodie.compact.inline.max.delta.commits", "2")));
     localTables.upsert(table, 0, 10, 1);
-    ServicedTable missing = withShortInterval(new ServicedTable("missing", "file:" + directory.resolve("missing"),
-        Set.of(ServiceType.values()), INTERVAL, Map.of()));
+    ServicedTable missing = new ServicedTable("missing", "file:" + directory.resolve("missing"),
+        Set.of(ServiceType.values()), INTERVAL, Map.of());
     registry.add(table);
     registry.add(missing);
     TableState state = registry.get(table.id()).orElseThrow();

@@ -2,10 +2,8 @@ package io.huditsd.scheduler;
 
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
-import io.huditsd.executors.ActionResult;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.LocalTables;
-import io.huditsd.executors.RunListener;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkerPool;
 import org.apache.hudi.common.model.HoodieTableType;
@@ -22,8 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,15 +32,8 @@ class TestTablePoller {
 
   private final LocalTables localTables = new LocalTables();
   private final HudiTables hudiTables = localTables.hudiTables();
-  private final CountDownLatch release = new CountDownLatch(1);
-  private final WorkerPool pool = new WorkerPool(1, 1, Duration.ZERO, item -> {
-    try {
-      release.await(60, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return new ActionResult(item.service(), item.instant(), 0, 0, 0, Duration.ZERO);
-  }, RunListener.NONE);
+  private final HoldingPool holdingPool = new HoldingPool();
+  private final WorkerPool pool = holdingPool.pool();
   private final TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
       new DuePlanner(hudiTables, pool), MAX_BACKOFF);
 
@@ -53,8 +42,7 @@ class TestTablePoller {
 
   @AfterEach
   void releaseRuns() throws InterruptedException {
-    release.countDown();
-    pool.shutdown(Duration.ofSeconds(10));
+    holdingPool.close();
   }
 
   private ServicedTable mor(String name, Map<String, String> keys) throws IOException {
