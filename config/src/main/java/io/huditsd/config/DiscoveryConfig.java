@@ -6,7 +6,6 @@ import io.dropwizard.util.Duration;
 
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Discovery roots: every directory under a root that holds {@code .hoodie/hoodie.properties} is serviced.
@@ -45,7 +44,7 @@ public record DiscoveryConfig(List<String> roots, Duration interval, int maxDept
     if (maxDepth < 1 || maxDepth > 10) {
       throw new IllegalArgumentException("maxDepth must be between 1 and 10, got " + maxDepth);
     }
-    hoodie = Map.copyOf(new TreeMap<>(hoodie));
+    hoodie = HoodieKeys.sortedCopy(hoodie);
   }
 
   public static DiscoveryConfig none() {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * A table the daemon services, with every setting resolved: global values, then discovery-root values, then the
@@ -23,7 +22,7 @@ public record ServicedTable(String id, String basePath, Set<ServiceType> service
     Objects.requireNonNull(basePath, "basePath is null");
     services = Set.copyOf(services);
     Objects.requireNonNull(pollInterval, "pollInterval is null");
-    hoodieKeys = Map.copyOf(new TreeMap<>(hoodieKeys));
+    hoodieKeys = HoodieKeys.sortedCopy(Objects.requireNonNull(hoodieKeys, "hoodieKeys is null"));
   }
 
   public boolean runs(ServiceType service) {

@@ -8,7 +8,6 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * One explicitly listed table and its overrides of the global settings.
@@ -42,7 +41,7 @@ public record TableSpec(String path, Optional<String> id, Optional<Set<ServiceTy
         throw new IllegalArgumentException("pollInterval must be positive, got " + interval);
       }
     });
-    hoodie = hoodie == null ? Map.of() : Map.copyOf(new TreeMap<>(hoodie));
+    hoodie = HoodieKeys.sortedCopy(hoodie);
   }
 
   public static TableSpec ofPath(String path) {

@@ -94,6 +94,8 @@ public final class TableWriteConfigs {
         Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_FILES)));
     keys.put(HoodieMetadataConfig.ENABLE_METADATA_INDEX_COLUMN_STATS.key(),
         Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_COLUMN_STATS)));
+    // Hudi 1.2.0 does not read this key: partition stats are on exactly when column stats are
+    // (HoodieMetadataConfig.isPartitionStatsIndexEnabled). Kept for the effective-keys view and later Hudi versions.
     keys.put(HoodieMetadataConfig.ENABLE_METADATA_INDEX_PARTITION_STATS,
         Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_PARTITION_STATS)));
     keys.put(HoodieMetadataConfig.ENABLE_METADATA_INDEX_BLOOM_FILTER.key(),

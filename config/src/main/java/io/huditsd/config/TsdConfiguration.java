@@ -7,7 +7,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The daemon's YAML file. Dropwizard's own sections ({@code server}, {@code logging}, {@code metrics}) sit beside
@@ -134,6 +133,6 @@ public class TsdConfiguration extends Configuration {
 
   @JsonProperty
   public void setHoodie(Map<String, String> hoodie) {
-    this.hoodie = hoodie == null ? Map.of() : Map.copyOf(new TreeMap<>(hoodie));
+    this.hoodie = HoodieKeys.sortedCopy(hoodie);
   }
 }

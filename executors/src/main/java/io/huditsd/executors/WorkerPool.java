@@ -29,6 +29,9 @@ import java.util.function.Predicate;
  * no other item of the same table and service is running and none running touches one of its file groups. A failed
  * item waits {@code retryBackoff * 2^(attempt-1)} and is retried until {@code maxAttempts}; a failing item never
  * kills its worker thread.
+ *
+ * <p>Listeners are told of every change under the pool's lock, so they see each run's changes in order (never a
+ * {@code QUEUED} after the {@code RUNNING} it led to); that is why they must not block.
  */
 public final class WorkerPool implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
@@ -103,7 +106,6 @@ public final class WorkerPool implements AutoCloseable {
    * @return the run's record, or empty when the work was already there or the pool is closed
    */
   public Optional<RunRecord> submit(WorkItem item) {
-    RunRecord record;
     lock.lock();
     try {
       if (closed || byKey.containsKey(item.key())) {
@@ -113,13 +115,12 @@ public final class WorkerPool implements AutoCloseable {
       Entry entry = new Entry(item, RunRecord.queued(runIds.incrementAndGet(), item));
       queue.add(entry);
       byKey.put(item.key(), entry);
-      record = entry.record;
+      listener.onChange(entry.record);
       changed.signalAll();
+      return Optional.of(entry.record);
     } finally {
       lock.unlock();
     }
-    listener.onChange(record);
-    return Optional.of(record);
   }
 
   /** Removes a queued (not running) run. */
@@ -134,15 +135,13 @@ public final class WorkerPool implements AutoCloseable {
           byKey.remove(entry.item.key());
           entry.record = entry.record.finished(RunStatus.CANCELLED, Optional.empty(), entry.record.error());
           record = entry.record;
+          listener.onChange(record);
           break;
         }
       }
       changed.signalAll();
     } finally {
       lock.unlock();
-    }
-    if (record != null) {
-      listener.onChange(record);
     }
     return Optional.ofNullable(record);
   }
@@ -291,6 +290,10 @@ public final class WorkerPool implements AutoCloseable {
         }
         if (best != null) {
           queue.remove(best);
+          int attempt = best.record.status() == RunStatus.RETRY_WAIT ? best.record.attempt() + 1
+              : best.record.attempt();
+          best.record = best.record.running(attempt);
+          listener.onChange(best.record);
           running.put(best.item.key(), best);
           runningExclusivityKeys.add(best.item.exclusivityKey());
           runningFileGroupsByTable.computeIfAbsent(best.item.table().id(), id -> new HashSet<>())
@@ -325,9 +328,7 @@ public final class WorkerPool implements AutoCloseable {
   }
 
   private void execute(Entry entry) {
-    int attempt = entry.record.status() == RunStatus.RETRY_WAIT ? entry.record.attempt() + 1 : entry.record.attempt();
-    entry.record = entry.record.running(attempt);
-    listener.onChange(entry.record);
+    int attempt = entry.record.attempt();
     LOG.info("Started {} attempt={} backlogBytes={} fileGroups={}", entry.item.describe(), attempt,
         entry.item.backlogBytes(), entry.item.fileGroupIds().size());
     RunRecord outcome;
@@ -341,7 +342,9 @@ public final class WorkerPool implements AutoCloseable {
     } catch (PlanSkippedException e) {
       outcome = entry.record.finished(RunStatus.SKIPPED, Optional.empty(), Optional.of(e.getMessage()));
       LOG.info("Finished {} result=skipped reason={}", entry.item.describe(), e.getMessage());
-    } catch (RuntimeException | Error e) {
+    } catch (Exception | Error e) {
+      // Exception, not RuntimeException: a checked exception thrown sneakily (as some libraries do) would
+      // otherwise end the worker thread and leave the entry marked running forever.
       String message = describe(e);
       if (attempt < maxAttempts && !(e instanceof VirtualMachineError)) {
         outcome = entry.record.retryWait(message);
@@ -372,11 +375,11 @@ public final class WorkerPool implements AutoCloseable {
       } else {
         byKey.remove(entry.item.key());
       }
+      listener.onChange(outcome);
       changed.signalAll();
     } finally {
       lock.unlock();
     }
-    listener.onChange(outcome);
   }
 
   private static String describe(Throwable error) {

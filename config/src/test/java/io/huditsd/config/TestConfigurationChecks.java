@@ -1,0 +1,166 @@
+package io.huditsd.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.huditsd.config.ConfigurationFiles.parse;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The daemon's checks across sections, on files parsed by Dropwizard's factory. */
+class TestConfigurationChecks {
+  private static List<String> errorsOf(String yaml) throws Exception {
+    return ConfigurationChecks.check(parse(yaml));
+  }
+
+  @Test
+  void aValidFileHasNoErrors() throws Exception {
+    assertThat(errorsOf("""
+        discovery:
+          roots: [/data/lake]
+          hoodie:
+            hoodie.clean.commits.retained: "5"
+        tables:
+          - path: /data/orders
+            hoodie:
+              hoodie.compact.inline.max.delta.commits: "3"
+              hoodie.write.lock.zookeeper.url: zk1
+        hoodie:
+          hoodie.cleaner.commits.retained: "10"
+        """)).isEmpty();
+  }
+
+  @Test
+  void misspeltHoodieKeysAreRejectedWithTheClosestKey() throws Exception {
+    assertThat(errorsOf("""
+        hoodie:
+          hoodie.compact.inline.max.delta.commit: "3"
+        discovery:
+          roots: [/data/lake]
+          hoodie:
+            hoodie.clean.comits.retained: "5"
+        tables:
+          - path: /data/orders
+          - path: /data/customers
+            hoodie:
+              hoodie.clustering.inline.max.commit: "4"
+        """)).containsExactly(
+        "hoodie: key 'hoodie.compact.inline.max.delta.commit' is not a Hudi configuration key"
+            + " (did you mean hoodie.compact.inline.max.delta.commits?)",
+        "discovery.hoodie: key 'hoodie.clean.comits.retained' is not a Hudi configuration key"
+            + " (did you mean hoodie.clean.commits.retained?)",
+        "tables[1].hoodie: key 'hoodie.clustering.inline.max.commit' is not a Hudi configuration key"
+            + " (did you mean hoodie.clustering.inline.max.commits?)");
+  }
+
+  @Test
+  void anUnknownKeyFarFromEveryHudiKeyGetsNoSuggestion() throws Exception {
+    assertThat(errorsOf("""
+        tables:
+          - path: /data/orders
+        hoodie:
+          hoodie.make.it.fast: "true"
+        """)).containsExactly("hoodie: key 'hoodie.make.it.fast' is not a Hudi configuration key");
+  }
+
+  @Test
+  void onlyHoodieKeysMayBeSet() throws Exception {
+    assertThat(errorsOf("""
+        tables:
+          - path: /data/orders
+            hoodie:
+              spark.executor.memory: 4g
+        """)).containsExactly(
+        "tables[0].hoodie: key 'spark.executor.memory' is not a hoodie.* key; only hoodie.* keys may be set here");
+  }
+
+  @Test
+  void daemonOwnedKeysAreRefusedWithTheReason() throws Exception {
+    assertThat(errorsOf("""
+        tables:
+          - path: /data/orders
+        hoodie:
+          hoodie.write.table.version: "9"
+          hoodie.write.auto.upgrade: "true"
+          hoodie.embed.timeline.server: "true"
+          hoodie.write.markers.type: TIMELINE_SERVER_BASED
+          hoodie.base.path: /elsewhere
+          hoodie.table.name: other
+          hoodie.table.type: COPY_ON_WRITE
+          hoodie.table.version: "8"
+          hoodie.log.compaction.enable: "true"
+        """)).containsExactly(
+        // The hoodie map is sorted by key, so errors come in key order.
+        "hoodie: key 'hoodie.base.path' may not be set: it comes from the table's path",
+        "hoodie: key 'hoodie.embed.timeline.server' may not be set: the embedded timeline server is not available"
+            + " on the Java engine",
+        "hoodie: key 'hoodie.log.compaction.enable' may not be set: log compaction cannot run on the Java engine",
+        "hoodie: key 'hoodie.table.name' may not be set: it comes from the table's hoodie.properties",
+        "hoodie: key 'hoodie.table.type' may not be set: it comes from the table's hoodie.properties",
+        "hoodie: key 'hoodie.table.version' may not be set: it comes from the table's hoodie.properties",
+        "hoodie: key 'hoodie.write.auto.upgrade' may not be set: the daemon never upgrades a table",
+        "hoodie: key 'hoodie.write.markers.type' may not be set: the Java engine needs DIRECT markers",
+        "hoodie: key 'hoodie.write.table.version' may not be set: the daemon pins it to the table's own"
+            + " hoodie.table.version");
+  }
+
+  @Test
+  void aKeyWithoutAValueIsNamed() throws Exception {
+    assertThat(errorsOf("""
+        tables:
+          - path: /data/orders
+            hoodie:
+              hoodie.clean.commits.retained:
+        """)).containsExactly("tables[0].hoodie: key 'hoodie.clean.commits.retained' has no value");
+  }
+
+  @Test
+  void theSameTableListedTwiceIsRejectedWhateverTheSpelling() throws Exception {
+    assertThat(errorsOf("""
+        tables:
+          - path: /data/orders
+          - path: /data/orders/
+          - path: file:///data/orders
+          - path: /data/x/../orders
+          - path: /data/customers
+        """)).containsExactly(
+        "tables[1].path: /data/orders/ is already listed as tables[0]",
+        "tables[2].path: file:///data/orders is already listed as tables[0]",
+        "tables[3].path: /data/x/../orders is already listed as tables[0]");
+  }
+
+  @Test
+  void twoTablesWithOneIdAreRejected() throws Exception {
+    assertThat(errorsOf("""
+        tables:
+          - path: /data/eu/orders
+            id: orders
+          - path: /data/us/orders
+            id: orders
+        """)).containsExactly("tables[1].id: 'orders' is already used by tables[0]");
+  }
+
+  @Test
+  void nothingToServiceIsAnError() throws Exception {
+    assertThat(errorsOf("polling:\n  interval: 10s\n"))
+        .containsExactly("tables: no tables listed and no discovery.roots given, so there is nothing to service");
+  }
+
+  @Test
+  void discoveryRootsAloneAreEnough() throws Exception {
+    assertThat(errorsOf("discovery:\n  roots: [/data/lake]\n")).isEmpty();
+  }
+
+  @Test
+  void everyProblemIsReportedAtOnce() throws Exception {
+    assertThat(errorsOf("""
+        tables:
+          - path: /data/orders
+            hoodie:
+              hoodie.table.name: x
+          - path: /data/orders
+        hoodie:
+          hoodie.compact.inline.max.delta.commit: "3"
+        """)).hasSize(3);
+  }
+}

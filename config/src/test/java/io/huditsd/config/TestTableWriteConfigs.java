@@ -1,0 +1,180 @@
+package io.huditsd.config;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hudi.common.config.RecordMergeMode;
+import org.apache.hudi.common.model.DefaultHoodieRecordPayload;
+import org.apache.hudi.common.model.HoodieFailedWritesCleaningPolicy;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.model.WriteConcurrencyMode;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.marker.MarkerType;
+import org.apache.hudi.config.HoodieClusteringConfig;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.storage.hadoop.HadoopStorageConfiguration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The write config derived from real tables, created on local disk at each supported table version. */
+class TestTableWriteConfigs {
+  private static final HeartbeatSettings HEARTBEAT = new HeartbeatSettings(5_000, 3);
+  private static final String SCHEMA = """
+      {"type": "record", "name": "orders", "fields": [
+        {"name": "id", "type": "string"}, {"name": "region", "type": "string"}, {"name": "ts", "type": "long"}]}""";
+
+  @TempDir
+  Path directory;
+
+  private HoodieTableMetaClient createTable(int version, String metadataPartitions) throws IOException {
+    HoodieTableMetaClient.TableBuilder builder = HoodieTableMetaClient.newTableBuilder()
+        .setTableType(HoodieTableType.MERGE_ON_READ)
+        .setTableName("orders")
+        .setTableVersion(version)
+        .setRecordKeyFields("id")
+        .setPartitionFields("region")
+        .setOrderingFields("ts")
+        .setRecordMergeMode(RecordMergeMode.EVENT_TIME_ORDERING)
+        .setPayloadClassName(DefaultHoodieRecordPayload.class.getName())
+        .setKeyGeneratorClassProp("org.apache.hudi.keygen.SimpleKeyGenerator")
+        .setTableCreateSchema(SCHEMA);
+    if (!metadataPartitions.isEmpty()) {
+      builder.setMetadataPartitions(metadataPartitions);
+    }
+    return builder.initTable(new HadoopStorageConfiguration(new Configuration()),
+        directory.resolve("orders_v" + version).toString());
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {6, 8, 9})
+  void javaEngineSettingsAndTheTablesOwnVersionAreFixed(int version) throws IOException {
+    HoodieTableMetaClient table = createTable(version, "");
+
+    HoodieWriteConfig config = TableWriteConfigs.build(table, Map.of(), HEARTBEAT);
+
+    assertThat(config.getWriteVersion().versionCode()).isEqualTo(version);
+    assertThat(config.autoUpgrade()).isFalse();
+    assertThat(config.isEmbeddedTimelineServerEnabled()).isFalse();
+    assertThat(config.getMarkersType()).isEqualTo(MarkerType.DIRECT);
+    // EngineType.JAVA shows in the strategies Hudi picks; with SPARK it would pick Spark classes.
+    assertThat(config.getClusteringPlanStrategyClass())
+        .isEqualTo(HoodieClusteringConfig.JAVA_SIZED_BASED_CLUSTERING_PLAN_STRATEGY);
+    assertThat(config.getClusteringExecutionStrategyClass())
+        .isEqualTo(HoodieClusteringConfig.JAVA_SORT_AND_SIZE_EXECUTION_STRATEGY);
+    assertThat(config.getBasePath()).isEqualTo(table.getBasePath().toString());
+    assertThat(config.getTableName()).isEqualTo("orders");
+    assertThat(config.getTableType()).isEqualTo(HoodieTableType.MERGE_ON_READ);
+    assertThat(config.getProps().getString("hoodie.datasource.write.recordkey.field")).isEqualTo("id");
+    assertThat(config.getProps().getString("hoodie.datasource.write.partitionpath.field")).isEqualTo("region");
+    if (version >= 8) {
+      assertThat(config.getRecordMergeMode()).isEqualTo(RecordMergeMode.EVENT_TIME_ORDERING);
+    } else {
+      // Version 6 records no merge mode; the payload class decides.
+      assertThat(config.getPayloadClass()).isEqualTo(DefaultHoodieRecordPayload.class.getName());
+    }
+    assertThat(config.getSchema()).contains("\"name\":\"region\"");
+  }
+
+  @Test
+  void daemonDefaultsSuitASecondProcessBesideTheWriters() throws IOException {
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, ""), Map.of(), HEARTBEAT);
+
+    assertThat(config.getWriteConcurrencyMode()).isEqualTo(WriteConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL);
+    assertThat(config.getFailedWritesCleanPolicy()).isEqualTo(HoodieFailedWritesCleaningPolicy.LAZY);
+    assertThat(config.getLockProviderClass()).isEqualTo(TableWriteConfigs.IN_PROCESS_LOCK_PROVIDER);
+    assertThat(config.isAutoClean()).isFalse();
+    assertThat(config.isAutoArchive()).isFalse();
+    assertThat(config.getHoodieClientHeartbeatIntervalInMs()).isEqualTo(5_000);
+    assertThat(config.getHoodieClientHeartbeatTolerableMisses()).isEqualTo(3);
+  }
+
+  @Test
+  void metadataWritesMatchTheTablesMetadataPartitions() throws IOException {
+    HoodieWriteConfig withIndexes = TableWriteConfigs.build(
+        createTable(9, "files,column_stats,partition_stats,record_index"), Map.of(), HEARTBEAT);
+    assertThat(withIndexes.isMetadataTableEnabled()).isTrue();
+    assertThat(withIndexes.getMetadataConfig().isColumnStatsIndexEnabled()).isTrue();
+    assertThat(withIndexes.getMetadataConfig().isPartitionStatsIndexEnabled()).isTrue();
+    assertThat(withIndexes.getMetadataConfig().isGlobalRecordLevelIndexEnabled()).isTrue();
+    assertThat(withIndexes.getMetadataConfig().isBloomFilterIndexEnabled()).isFalse();
+
+    HoodieWriteConfig filesOnly = TableWriteConfigs.build(createTable(8, "files"), Map.of(), HEARTBEAT);
+    assertThat(filesOnly.isMetadataTableEnabled()).isTrue();
+    assertThat(filesOnly.getMetadataConfig().isColumnStatsIndexEnabled()).isFalse();
+    assertThat(filesOnly.getMetadataConfig().isPartitionStatsIndexEnabled()).isFalse();
+    assertThat(filesOnly.getMetadataConfig().isGlobalRecordLevelIndexEnabled()).isFalse();
+  }
+
+  @Test
+  void partitionStatsFollowColumnStatsWhateverTheTableSays() throws IOException {
+    // Hudi 1.2.0 ignores hoodie.metadata.index.partition.stats.enable: partition stats are on exactly when column
+    // stats are. A table with column_stats but no partition_stats (an older writer's) therefore gets partition
+    // stats written by the daemon's commits. Pinned here so that a Hudi upgrade that changes it is noticed.
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, "files,column_stats"), Map.of(), HEARTBEAT);
+
+    assertThat(config.getProps().getString("hoodie.metadata.index.partition.stats.enable")).isEqualTo("false");
+    assertThat(config.getMetadataConfig().isPartitionStatsIndexEnabled()).isTrue();
+  }
+
+  @Test
+  void noMetadataTableMeansNoMetadataWrites() throws IOException {
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(8, ""), Map.of(), HEARTBEAT);
+
+    assertThat(config.isMetadataTableEnabled()).isFalse();
+    assertThat(config.getMetadataConfig().isColumnStatsIndexEnabled()).isFalse();
+  }
+
+  @Test
+  void userKeysWinOverDaemonDefaults() throws IOException {
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, "files"), Map.of(
+        "hoodie.write.concurrency.mode", "SINGLE_WRITER",
+        "hoodie.clean.automatic", "true",
+        "hoodie.metadata.enable", "false",
+        "hoodie.compact.inline.max.delta.commits", "2"), HEARTBEAT);
+
+    assertThat(config.getWriteConcurrencyMode()).isEqualTo(WriteConcurrencyMode.SINGLE_WRITER);
+    assertThat(config.isAutoClean()).isTrue();
+    assertThat(config.isMetadataTableEnabled()).isFalse();
+    assertThat(config.getInlineCompactDeltaCommitMax()).isEqualTo(2);
+  }
+
+  @Test
+  void tableDerivedKeysWinOverUserKeys() throws IOException {
+    // HoodieKeyRules refuses these keys in the YAML; the write config must hold even when they slip through.
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(6, ""), Map.of(
+        "hoodie.write.table.version", "9",
+        "hoodie.write.auto.upgrade", "true",
+        "hoodie.embed.timeline.server", "true",
+        "hoodie.write.markers.type", "TIMELINE_SERVER_BASED",
+        "hoodie.table.name", "other",
+        "hoodie.datasource.write.recordkey.field", "uuid"), HEARTBEAT);
+
+    assertThat(config.getWriteVersion().versionCode()).isEqualTo(6);
+    assertThat(config.autoUpgrade()).isFalse();
+    assertThat(config.isEmbeddedTimelineServerEnabled()).isFalse();
+    assertThat(config.getMarkersType()).isEqualTo(MarkerType.DIRECT);
+    assertThat(config.getTableName()).isEqualTo("orders");
+    assertThat(config.getProps().getString("hoodie.datasource.write.recordkey.field")).isEqualTo("id");
+  }
+
+  @Test
+  void effectiveKeysShowThePolicyWithoutTheSchema() throws IOException {
+    Map<String, String> keys = TableWriteConfigs.effectiveKeys(createTable(8, "files"),
+        Map.of("hoodie.clean.commits.retained", "4", "hoodie.write.table.version", "9"), HEARTBEAT);
+
+    assertThat(keys)
+        .containsEntry("hoodie.clean.commits.retained", "4")
+        .containsEntry("hoodie.write.table.version", "8")
+        .containsEntry("hoodie.write.auto.upgrade", "false")
+        .containsEntry("hoodie.metadata.enable", "true")
+        .containsEntry("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL")
+        .containsEntry("hoodie.table.name", "orders")
+        .doesNotContainKey(HoodieWriteConfig.AVRO_SCHEMA_STRING.key());
+  }
+}

@@ -1,0 +1,100 @@
+package io.huditsd.executors;
+
+import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.client.heartbeat.HoodieHeartbeatClient;
+import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.util.Option;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The runner with the real actions against a real MOR table. */
+class TestPlanRunner {
+  private final LocalTables localTables = new LocalTables();
+  private final PlanRunner runner = PlanRunner.withDefaultActions(localTables.hudiTables());
+
+  @TempDir
+  Path directory;
+
+  private ServicedTable tableWithScheduledCompaction() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.MERGE_ON_READ, 9,
+        Map.of("hoodie.compact.inline.max.delta.commits", "1"));
+    localTables.upsert(table, 0, 20, 1);
+    localTables.upsert(table, 0, 10, 2);
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = localTables.hudiTables().writeClient(table)) {
+      client.scheduleCompaction(Option.empty()).get();
+    }
+    return table;
+  }
+
+  private PendingPlan onlyPlan(ServicedTable table) {
+    HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
+    return PendingPlans.list(metaClient).get(0);
+  }
+
+  @Test
+  void executesACompactionAndThenSkipsItAsNoLongerPending() throws IOException {
+    ServicedTable table = tableWithScheduledCompaction();
+    PendingPlan plan = onlyPlan(table);
+    WorkItem item = WorkItem.forPlan(table, plan);
+
+    ActionResult result = runner.apply(item);
+
+    assertThat(result.service()).isEqualTo(ServiceType.COMPACTION);
+    assertThat(result.instant()).contains(plan.instant());
+    assertThat(result.fileGroups()).isEqualTo(plan.fileGroupIds().size());
+    // Hudi reports the log block bytes it read; the plan counts whole log files (headers and schema included).
+    assertThat(result.bytesIn()).isPositive().isLessThanOrEqualTo(plan.inputBytes());
+    assertThat(result.bytesOut()).isPositive();
+    HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
+    assertThat(PendingPlans.list(metaClient)).isEmpty();
+    assertThat(metaClient.getActiveTimeline().getCommitTimeline().filterCompletedInstants().getInstants())
+        .extracting(HoodieInstant::requestedTime).contains(plan.instant());
+
+    assertThatThrownBy(() -> runner.apply(item))
+        .isInstanceOf(PlanSkippedException.class)
+        .hasMessage("plan " + plan.instant() + " is no longer pending (completed or rolled back elsewhere)");
+  }
+
+  @Test
+  void skipsAnInflightPlanWhoseHeartbeatIsAlive() throws IOException {
+    ServicedTable table = tableWithScheduledCompaction();
+    HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
+    HoodieInstant requested = metaClient.getActiveTimeline().filterPendingCompactionTimeline().lastInstant().get();
+    metaClient.getActiveTimeline().transitionCompactionRequestedToInflight(requested);
+    // Another process executing the plan keeps its heartbeat file fresh.
+    try (HoodieHeartbeatClient heartbeat = new HoodieHeartbeatClient(metaClient.getStorage(),
+        table.basePath(), 60_000L, 2)) {
+      heartbeat.start(requested.requestedTime());
+
+      assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, onlyPlan(table))))
+          .isInstanceOf(PlanSkippedException.class)
+          .hasMessage("plan " + requested.requestedTime()
+              + " is being executed by a live process (heartbeat within 180000 ms)");
+      heartbeat.stop(requested.requestedTime());
+    }
+  }
+
+  @Test
+  void archiveRunsWithoutAPlan() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("events"), HoodieTableType.COPY_ON_WRITE, 9, Map.of());
+    localTables.upsert(table, 0, 5, 1);
+
+    ActionResult result = runner.apply(WorkItem.forArchive(table));
+
+    assertThat(result.service()).isEqualTo(ServiceType.ARCHIVE);
+    assertThat(result.instant()).isEqualTo(Optional.empty());
+  }
+}

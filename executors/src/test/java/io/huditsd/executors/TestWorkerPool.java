@@ -1,0 +1,475 @@
+package io.huditsd.executors;
+
+import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The pool with a runner written here: which item runs when, and what a failing runner leads to. */
+class TestWorkerPool {
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  private final RecordingListener listener = new RecordingListener();
+  private final List<WorkerPool> pools = new ArrayList<>();
+
+  @AfterEach
+  void closePools() throws InterruptedException {
+    for (WorkerPool pool : pools) {
+      pool.shutdown(Duration.ofSeconds(5));
+    }
+  }
+
+  private WorkerPool pool(int workers, int maxAttempts, Duration retryBackoff,
+                          Function<WorkItem, ActionResult> runner) {
+    WorkerPool pool = new WorkerPool(workers, maxAttempts, retryBackoff, runner, listener);
+    pools.add(pool);
+    return pool;
+  }
+
+  private static ServicedTable table(String id) {
+    return new ServicedTable(id, "file:/data/" + id, Set.of(ServiceType.values()), Duration.ofSeconds(30), Map.of());
+  }
+
+  private static WorkItem item(String table, ServiceType service, String instant, long backlog,
+                               Set<String> fileGroups, int secondsAfterT0) {
+    return new WorkItem(table(table), service, Optional.of(instant), backlog, fileGroups,
+        T0.plusSeconds(secondsAfterT0));
+  }
+
+  private static WorkItem compaction(String table, String instant) {
+    return item(table, ServiceType.COMPACTION, instant, 0, Set.of(), 0);
+  }
+
+  private static ActionResult done(WorkItem item) {
+    return new ActionResult(item.service(), item.instant(), 1, 10, 20, Duration.ofMillis(1));
+  }
+
+  @Test
+  void largestBacklogRunsFirstThenTheOldest() throws Exception {
+    Gate blocker = new Gate();
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    WorkerPool pool = pool(1, 1, Duration.ZERO, item -> {
+      if (item.table().id().equals("blocker")) {
+        blocker.pass();
+      }
+      order.add(item.table().id());
+      return done(item);
+    });
+    pool.submit(compaction("blocker", "001"));
+    blocker.awaitStarted();
+
+    pool.submit(item("small-new", ServiceType.COMPACTION, "001", 10, Set.of(), 3));
+    pool.submit(item("large", ServiceType.COMPACTION, "001", 1_000, Set.of(), 2));
+    pool.submit(item("small-old", ServiceType.COMPACTION, "001", 10, Set.of(), 1));
+    pool.submit(item("none", ServiceType.CLEAN, "001", 0, Set.of(), 0));
+    assertThat(pool.snapshot()).extracting(run -> run.item().table().id())
+        .containsExactly("blocker", "large", "small-old", "small-new", "none");
+    blocker.release();
+
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(order).containsExactly("blocker", "large", "small-old", "small-new", "none");
+  }
+
+  @Test
+  void atMostOneItemPerTableAndServiceRuns() throws Exception {
+    Map<String, Gate> gates = Map.of("t1/001", new Gate(), "t2/001", new Gate());
+    ConcurrencyProbe probe = new ConcurrencyProbe();
+    WorkerPool pool = pool(2, 1, Duration.ZERO, item -> probe.run(item, () -> {
+      Gate gate = gates.get(item.table().id() + "/" + item.instant().orElseThrow());
+      if (gate != null) {
+        gate.pass();
+      }
+    }));
+
+    WorkItem first = item("t1", ServiceType.COMPACTION, "001", 0, Set.of("p/f1"), 0);
+    WorkItem second = item("t1", ServiceType.COMPACTION, "002", 0, Set.of("p/f2"), 1);
+    WorkItem otherTable = item("t2", ServiceType.COMPACTION, "001", 0, Set.of("p/f1"), 2);
+    pool.submit(first);
+    gates.get("t1/001").awaitStarted();
+    pool.submit(second);
+    pool.submit(otherTable);
+    // The second worker skips t1's second compaction and takes the other table's.
+    gates.get("t2/001").awaitStarted();
+    assertThat(probe.started()).containsExactlyInAnyOrder(first.key(), otherTable.key());
+    gates.get("t2/001").release();
+    await().atMost(WAIT).until(() -> listener.statusOf(otherTable.key()) == RunStatus.SUCCEEDED);
+    assertThat(probe.started()).doesNotContain(second.key());
+    assertThat(listener.statusOf(second.key())).isEqualTo(RunStatus.QUEUED);
+
+    gates.get("t1/001").release();
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(probe.started()).containsExactly(first.key(), otherTable.key(), second.key());
+    assertThat(probe.violations()).isEmpty();
+  }
+
+  @Test
+  void itemsSharingAFileGroupNeverRunTogether() throws Exception {
+    Gate compactionGate = new Gate();
+    Gate cleanGate = new Gate();
+    ConcurrencyProbe probe = new ConcurrencyProbe();
+    WorkerPool pool = pool(3, 1, Duration.ZERO, item -> probe.run(item, () -> {
+      if (item.service() == ServiceType.COMPACTION) {
+        compactionGate.pass();
+      } else if (item.service() == ServiceType.CLEAN) {
+        cleanGate.pass();
+      }
+    }));
+
+    WorkItem compaction = item("t1", ServiceType.COMPACTION, "001", 0, Set.of("p/f1", "p/f2"), 0);
+    WorkItem clustering = item("t1", ServiceType.CLUSTERING, "002", 0, Set.of("p/f2", "p/f3"), 1);
+    WorkItem clean = item("t1", ServiceType.CLEAN, "003", 0, Set.of(), 2);
+    pool.submit(compaction);
+    compactionGate.awaitStarted();
+    pool.submit(clustering);
+    pool.submit(clean);
+    // Clean touches no file group, so it runs beside the compaction on the same table; clustering shares p/f2.
+    cleanGate.awaitStarted();
+    assertThat(probe.started()).containsExactlyInAnyOrder(compaction.key(), clean.key());
+    cleanGate.release();
+    await().atMost(WAIT).until(() -> listener.statusOf(clean.key()) == RunStatus.SUCCEEDED);
+    assertThat(listener.statusOf(clustering.key())).isEqualTo(RunStatus.QUEUED);
+
+    compactionGate.release();
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(listener.statusOf(clustering.key())).isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(probe.violations()).isEmpty();
+  }
+
+  @Test
+  void itemsOfDifferentTablesRunInParallel() throws Exception {
+    CountDownLatch bothRunning = new CountDownLatch(2);
+    WorkerPool pool = pool(2, 1, Duration.ZERO, item -> {
+      bothRunning.countDown();
+      try {
+        // Only completes when the other table's item runs at the same time.
+        if (!bothRunning.await(10, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("the other table's item did not run in parallel");
+        }
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+      return done(item);
+    });
+
+    pool.submit(compaction("t1", "001"));
+    pool.submit(compaction("t2", "001"));
+
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(listener.finalStatuses()).containsOnly(RunStatus.SUCCEEDED).hasSize(2);
+  }
+
+  @Test
+  void theSameWorkIsQueuedOnceWhileQueuedOrRunning() throws Exception {
+    Gate gate = new Gate();
+    WorkerPool pool = pool(1, 1, Duration.ZERO, item -> {
+      gate.pass();
+      return done(item);
+    });
+    WorkItem work = compaction("t1", "001");
+
+    Optional<RunRecord> queued = pool.submit(work);
+    assertThat(queued).isPresent();
+    gate.awaitStarted();
+    assertThat(pool.isQueuedOrRunning(work.key())).isTrue();
+    assertThat(pool.submit(compaction("t1", "001"))).isEmpty();
+    gate.release();
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+
+    // Finished work may be queued again (the same plan found pending on a later poll).
+    assertThat(pool.isQueuedOrRunning(work.key())).isFalse();
+    Optional<RunRecord> again = pool.submit(work);
+    assertThat(again).isPresent();
+    assertThat(again.get().runId()).isNotEqualTo(queued.get().runId());
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+  }
+
+  @Test
+  void aFailingItemIsRetriedWithGrowingBackoffThenFails() throws Exception {
+    List<Long> attemptsAt = Collections.synchronizedList(new ArrayList<>());
+    WorkerPool pool = pool(1, 3, Duration.ofMillis(100), item -> {
+      attemptsAt.add(System.nanoTime());
+      throw new IllegalStateException("boom", new IOException("disk full"));
+    });
+    WorkItem work = compaction("t1", "001");
+
+    long runId = pool.submit(work).orElseThrow().runId();
+    await().atMost(WAIT).until(() -> listener.statusOf(work.key()) == RunStatus.FAILED);
+
+    assertThat(attemptsAt).hasSize(3);
+    assertThat(attemptsAt.get(1) - attemptsAt.get(0)).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
+    assertThat(attemptsAt.get(2) - attemptsAt.get(1)).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
+    assertThat(listener.history(runId)).extracting(RunRecord::status, RunRecord::attempt).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(RunStatus.QUEUED, 1),
+        org.assertj.core.groups.Tuple.tuple(RunStatus.RUNNING, 1),
+        org.assertj.core.groups.Tuple.tuple(RunStatus.RETRY_WAIT, 1),
+        org.assertj.core.groups.Tuple.tuple(RunStatus.RUNNING, 2),
+        org.assertj.core.groups.Tuple.tuple(RunStatus.RETRY_WAIT, 2),
+        org.assertj.core.groups.Tuple.tuple(RunStatus.RUNNING, 3),
+        org.assertj.core.groups.Tuple.tuple(RunStatus.FAILED, 3));
+    RunRecord failed = listener.last(runId);
+    assertThat(failed.error()).contains("IllegalStateException: boom <- IOException: disk full");
+    assertThat(failed.finishedAt()).isPresent();
+    assertThat(pool.isQueuedOrRunning(work.key())).isFalse();
+  }
+
+  @Test
+  void aRetrySucceedsOnceTheCauseIsGone() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    WorkerPool pool = pool(1, 3, Duration.ofMillis(10), item -> {
+      if (calls.incrementAndGet() == 1) {
+        throw new IllegalStateException("lock held by a writer");
+      }
+      return done(item);
+    });
+
+    long runId = pool.submit(compaction("t1", "001")).orElseThrow().runId();
+    await().atMost(WAIT).until(() -> listener.last(runId).status().isFinal());
+
+    RunRecord last = listener.last(runId);
+    assertThat(last.status()).isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(last.attempt()).isEqualTo(2);
+    assertThat(last.result()).contains(new ActionResult(ServiceType.COMPACTION, Optional.of("001"), 1, 10, 20,
+        Duration.ofMillis(1)));
+  }
+
+  @Test
+  void aWaitingRetryDoesNotHoldUpOtherWork() throws Exception {
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    WorkerPool pool = pool(1, 2, Duration.ofMinutes(10), item -> {
+      order.add(item.table().id());
+      if (item.table().id().equals("failing")) {
+        throw new IllegalStateException("boom");
+      }
+      return done(item);
+    });
+
+    WorkItem failing = item("failing", ServiceType.COMPACTION, "001", 1_000, Set.of(), 0);
+    pool.submit(failing);
+    await().atMost(WAIT).until(() -> listener.statusOf(failing.key()) == RunStatus.RETRY_WAIT);
+    pool.submit(compaction("healthy", "001"));
+
+    await().atMost(WAIT).until(() -> listener.statusOf(compaction("healthy", "001").key()) == RunStatus.SUCCEEDED);
+    assertThat(order).containsExactly("failing", "healthy");
+    assertThat(pool.queuedCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aSkippedPlanIsNeitherRetriedNorFailed() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    WorkerPool pool = pool(1, 3, Duration.ZERO, item -> {
+      calls.incrementAndGet();
+      throw new PlanSkippedException("plan 001 is no longer pending (completed or rolled back elsewhere)");
+    });
+
+    long runId = pool.submit(compaction("t1", "001")).orElseThrow().runId();
+    await().atMost(WAIT).until(() -> listener.last(runId).status().isFinal());
+
+    RunRecord last = listener.last(runId);
+    assertThat(last.status()).isEqualTo(RunStatus.SKIPPED);
+    assertThat(last.attempt()).isEqualTo(1);
+    assertThat(last.error()).contains("plan 001 is no longer pending (completed or rolled back elsewhere)");
+    assertThat(calls).hasValue(1);
+  }
+
+  @Test
+  void aThrowingRunnerDoesNotKillItsWorker() throws Exception {
+    // One worker: if a failure killed it, nothing after the failures would run.
+    WorkerPool pool = pool(1, 1, Duration.ZERO, item -> switch (item.table().id()) {
+      case "runtime" -> throw new IllegalArgumentException("bad plan");
+      case "error" -> throw new NoClassDefFoundError("org/apache/hudi/Missing");
+      case "checked" -> throw sneaky(new IOException("sneaky checked exception"));
+      default -> done(item);
+    });
+
+    pool.submit(item("runtime", ServiceType.COMPACTION, "001", 0, Set.of(), 0));
+    pool.submit(item("error", ServiceType.COMPACTION, "001", 0, Set.of(), 1));
+    pool.submit(item("checked", ServiceType.COMPACTION, "001", 0, Set.of(), 2));
+    pool.submit(item("fine", ServiceType.COMPACTION, "001", 0, Set.of(), 3));
+
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(listener.statusOf(compaction("runtime", "001").key())).isEqualTo(RunStatus.FAILED);
+    assertThat(listener.statusOf(compaction("error", "001").key())).isEqualTo(RunStatus.FAILED);
+    assertThat(listener.statusOf(compaction("checked", "001").key())).isEqualTo(RunStatus.FAILED);
+    assertThat(listener.statusOf(compaction("fine", "001").key())).isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(listener.last(listener.runIdOf(compaction("error", "001").key())).error())
+        .contains("NoClassDefFoundError: org/apache/hudi/Missing");
+  }
+
+  @Test
+  void aQueuedRunCanBeCancelledButARunningOneCannot() throws Exception {
+    Gate gate = new Gate();
+    List<String> ran = Collections.synchronizedList(new ArrayList<>());
+    WorkerPool pool = pool(1, 1, Duration.ZERO, item -> {
+      ran.add(item.table().id());
+      if (item.table().id().equals("running")) {
+        gate.pass();
+      }
+      return done(item);
+    });
+    long running = pool.submit(compaction("running", "001")).orElseThrow().runId();
+    gate.awaitStarted();
+    WorkItem queuedItem = compaction("queued", "001");
+    long queued = pool.submit(queuedItem).orElseThrow().runId();
+
+    Optional<RunRecord> cancelled = pool.cancel(queued);
+
+    assertThat(cancelled).map(RunRecord::status).contains(RunStatus.CANCELLED);
+    assertThat(cancelled.get().finishedAt()).isPresent();
+    assertThat(listener.last(queued).status()).isEqualTo(RunStatus.CANCELLED);
+    assertThat(pool.isQueuedOrRunning(queuedItem.key())).isFalse();
+    assertThat(pool.cancel(running)).isEmpty();
+    assertThat(pool.cancel(12345)).isEmpty();
+    gate.release();
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(ran).containsExactly("running");
+  }
+
+  @Test
+  void awaitIdleWaitsForQueuedAndRunningWork() throws Exception {
+    Gate gate = new Gate();
+    WorkerPool pool = pool(1, 1, Duration.ZERO, item -> {
+      gate.pass();
+      return done(item);
+    });
+    assertThat(pool.awaitIdle(Duration.ZERO)).isTrue();
+
+    pool.submit(compaction("t1", "001"));
+    gate.awaitStarted();
+    assertThat(pool.runningCount()).isEqualTo(1);
+    assertThat(pool.awaitIdle(Duration.ofMillis(50))).isFalse();
+
+    gate.release();
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(pool.runningCount()).isZero();
+    assertThat(pool.queuedCount()).isZero();
+  }
+
+  @Test
+  void aClosedPoolTakesNoWork() throws Exception {
+    WorkerPool pool = pool(1, 1, Duration.ZERO, TestWorkerPool::done);
+    pool.shutdown(Duration.ofSeconds(5));
+
+    assertThat(pool.submit(compaction("t1", "001"))).isEmpty();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> RuntimeException sneaky(Throwable error) throws E {
+    throw (E) error;
+  }
+
+  /** Lets a test hold a runner inside an item and know when it got there. */
+  private static final class Gate {
+    private final CountDownLatch started = new CountDownLatch(1);
+    private final CountDownLatch released = new CountDownLatch(1);
+
+    void pass() {
+      started.countDown();
+      try {
+        if (!released.await(30, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("gate was never released");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+
+    void awaitStarted() throws InterruptedException {
+      assertThat(started.await(10, TimeUnit.SECONDS)).as("runner reached the gate").isTrue();
+    }
+
+    void release() {
+      released.countDown();
+    }
+  }
+
+  /** Records which items started and any moment two items ran that the pool must keep apart. */
+  private static final class ConcurrencyProbe {
+    private final List<String> started = Collections.synchronizedList(new ArrayList<>());
+    private final Map<String, WorkItem> running = new ConcurrentHashMap<>();
+    private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
+
+    ActionResult run(WorkItem item, Runnable body) {
+      synchronized (this) {
+        for (WorkItem other : running.values()) {
+          boolean sameService = other.exclusivityKey().equals(item.exclusivityKey());
+          boolean sharedFileGroup = other.table().id().equals(item.table().id())
+              && other.fileGroupIds().stream().anyMatch(item.fileGroupIds()::contains);
+          if (sameService || sharedFileGroup) {
+            violations.add(item.key() + " ran beside " + other.key());
+          }
+        }
+        running.put(item.key(), item);
+        started.add(item.key());
+      }
+      try {
+        body.run();
+        return done(item);
+      } finally {
+        running.remove(item.key());
+      }
+    }
+
+    List<String> started() {
+      return List.copyOf(started);
+    }
+
+    List<String> violations() {
+      return List.copyOf(violations);
+    }
+  }
+
+  /** Every status change, per run. */
+  private static final class RecordingListener implements RunListener {
+    private final Map<Long, List<RunRecord>> byRun = new HashMap<>();
+    private final Map<String, Long> latestRunByKey = new HashMap<>();
+
+    @Override
+    public synchronized void onChange(RunRecord record) {
+      byRun.computeIfAbsent(record.runId(), id -> new ArrayList<>()).add(record);
+      latestRunByKey.put(record.item().key(), record.runId());
+    }
+
+    synchronized List<RunRecord> history(long runId) {
+      return List.copyOf(byRun.getOrDefault(runId, List.of()));
+    }
+
+    synchronized RunRecord last(long runId) {
+      List<RunRecord> records = byRun.get(runId);
+      return records == null ? null : records.get(records.size() - 1);
+    }
+
+    synchronized long runIdOf(String key) {
+      return latestRunByKey.get(key);
+    }
+
+    synchronized RunStatus statusOf(String key) {
+      Long runId = latestRunByKey.get(key);
+      return runId == null ? null : last(runId).status();
+    }
+
+    synchronized List<RunStatus> finalStatuses() {
+      return byRun.values().stream().map(records -> records.get(records.size() - 1).status()).toList();
+    }
+  }
+}
