@@ -28,8 +28,26 @@ import java.util.Optional;
 public class TsdApplication extends Application<TsdConfiguration> {
   private static final Logger LOG = LoggerFactory.getLogger(TsdApplication.class);
 
+  /** Parallelism of the common ForkJoin pool unless the JVM was given one. */
+  static final int COMMON_POOL_PARALLELISM = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
+
   public static void main(String[] args) throws Exception {
+    widenCommonPool();
     new TsdApplication().run(args);
+  }
+
+  /**
+   * Hudi's Java engine runs its parallel work on the common ForkJoin pool, and some of that work blocks inside it:
+   * FileSystemViewManager builds a view inside ConcurrentHashMap.computeIfAbsent while Hadoop's IOStatistics
+   * evaluate a parallel stream on the same pool. With the default parallelism (cores - 1, so 1 on a 2-core pod) the
+   * only worker can block on the map entry whose owner waits for a task no worker is free to run: a deadlock seen
+   * here under load. More workers than blocking callers keeps a worker free. Must run before anything uses the pool.
+   */
+  static void widenCommonPool() {
+    String key = "java.util.concurrent.ForkJoinPool.common.parallelism";
+    if (System.getProperty(key) == null) {
+      System.setProperty(key, Integer.toString(COMMON_POOL_PARALLELISM));
+    }
   }
 
   @Override

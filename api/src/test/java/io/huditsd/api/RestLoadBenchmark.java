@@ -54,6 +54,8 @@ public final class RestLoadBenchmark {
         tables:
           - path: %s
             id: bench
+            # Clustering would rewrite the file groups the writer updates, and its commits conflict with it.
+            services: [compaction, clean, archive]
             hoodie:
               hoodie.compact.inline.max.delta.commits: "2"
               hoodie.clean.commits.retained: "2"
@@ -64,6 +66,8 @@ public final class RestLoadBenchmark {
         config.toString());
     daemon.before();
     AtomicBoolean running = new AtomicBoolean(true);
+    AtomicLong commits = new AtomicLong();
+    AtomicLong failedCommits = new AtomicLong();
     Thread writer = new Thread(() -> {
       long ts = 2;
       Random random = new Random(7);
@@ -71,11 +75,13 @@ public final class RestLoadBenchmark {
         try {
           int from = random.nextInt(1800);
           table.upsert(rows(from, from + 200, ts++));
+          commits.incrementAndGet();
           Thread.sleep(1000);
         } catch (InterruptedException e) {
           return;
         } catch (RuntimeException e) {
           // a conflict with a table service: the next batch goes on
+          failedCommits.incrementAndGet();
         }
       }
     }, "bench-writer");
@@ -132,7 +138,8 @@ public final class RestLoadBenchmark {
         requests.get(), errors.get(), requests.get() / (double) seconds);
     System.out.printf("latency ms: p50=%.1f p95=%.1f p99=%.1f max=%.1f%n", percentile(all, 50),
         percentile(all, 95), percentile(all, 99), all.length == 0 ? 0 : all[all.length - 1] / 1e6);
-    System.out.printf("runs finished meanwhile: %d succeeded%n", runs.split("\"succeeded\"", -1).length - 1);
+    System.out.printf("writer: %d commits, %d failed; runs finished meanwhile: %d succeeded%n", commits.get(),
+        failedCommits.get(), runs.split("\"succeeded\"", -1).length - 1);
   }
 
   private static double percentile(long[] sorted, int percentile) {

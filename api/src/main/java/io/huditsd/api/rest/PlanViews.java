@@ -12,6 +12,7 @@ import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.table.timeline.versioning.TimelineLayoutVersion;
 import org.apache.hudi.common.util.CleanerUtils;
 import org.apache.hudi.common.util.ClusteringUtils;
 import org.apache.hudi.common.util.CompactionUtils;
@@ -86,7 +87,7 @@ final class PlanViews {
         return Optional.of(clean(time, state, CleanerUtils.getCleanerPlan(metaClient, requested)));
       }
       Option<Pair<HoodieInstant, HoodieClusteringPlan>> plan = ClusteringUtils.getClusteringPlan(metaClient,
-          metaClient.getInstantGenerator().createNewInstant(HoodieInstant.State.REQUESTED, action, time));
+          requestedClustering(metaClient, instant));
       return plan.isPresent() ? Optional.of(clustering(time, state, plan.get().getRight())) : Optional.empty();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read the plan of " + instant + " of " + metaClient.getBasePath(), e);
@@ -94,6 +95,20 @@ final class PlanViews {
       // A completed commit whose requested plan was archived or never written (not a compaction) has no plan.
       return Optional.empty();
     }
+  }
+
+  /**
+   * The requested instant that holds a clustering plan. A completed clustering is a {@code replacecommit}; its plan
+   * sits in {@code <t>.clustering.requested} on timeline layout 2 (table version 8+) and in
+   * {@code <t>.replacecommit.requested} before.
+   */
+  private static HoodieInstant requestedClustering(HoodieTableMetaClient metaClient, HoodieInstant instant) {
+    if (!instant.isCompleted()) {
+      return instant;
+    }
+    return TimelineLayoutVersion.LAYOUT_VERSION_2.equals(metaClient.getTimelineLayoutVersion())
+        ? metaClient.getInstantGenerator().getClusteringCommitRequestedInstant(instant.requestedTime())
+        : metaClient.getInstantGenerator().getReplaceCommitRequestedInstant(instant.requestedTime());
   }
 
   static PlanView compaction(String instant, String state, HoodieCompactionPlan plan) {

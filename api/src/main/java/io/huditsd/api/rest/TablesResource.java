@@ -14,6 +14,7 @@ import io.huditsd.scheduler.PlanPreview;
 import io.huditsd.scheduler.TableRegistry;
 import io.huditsd.scheduler.TableState;
 import io.huditsd.scheduler.view.FileSliceRows;
+import io.huditsd.scheduler.view.TableBacklog;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -75,9 +76,16 @@ public final class TablesResource {
   public List<FileSliceView> fileGroups(@PathParam("id") String id, @QueryParam("partition") String partition,
                                         @QueryParam("all") boolean allSlices) {
     TableState state = table(id);
+    Optional<String> onlyPartition = Optional.ofNullable(partition).filter(p -> !p.isBlank());
+    Optional<TableBacklog> backlog = state.snapshot().backlog();
+    if (!allSlices && backlog.isPresent()) {
+      // The rows the gauges were summed from at the last changed poll: cheap, and consistent with the metrics.
+      return backlog.get().liveSlices().stream()
+          .filter(row -> onlyPartition.map(row.partitionPath()::equals).orElse(true))
+          .map(FileSliceView::of).toList();
+    }
     HoodieTableMetaClient metaClient = tables.metaClient(state.table().basePath());
-    return FileSliceRows.read(tables.engineContext(), metaClient,
-            Optional.ofNullable(partition).filter(p -> !p.isBlank()), allSlices)
+    return FileSliceRows.read(tables.engineContext(), metaClient, onlyPartition, allSlices)
         .stream().map(FileSliceView::of).toList();
   }
 

@@ -61,7 +61,7 @@ public final class BacklogReader {
         CompactionUtils.getCompletedDeltaCommitsSinceLatestCompaction(metaClient.getActiveTimeline());
     int deltaCommits = sinceCompaction.isPresent() ? sinceCompaction.get().getLeft().countInstants() : 0;
     return new TableBacklog(Instant.now(), groups.size(), logFiles, scheduled, unscheduled, smallBaseFiles, pending,
-        oldest, deltaCommits);
+        oldest, deltaCommits, rows);
   }
 
   static Optional<Instant> instantOf(String instantTime) {

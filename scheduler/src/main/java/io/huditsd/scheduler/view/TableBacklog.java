@@ -3,6 +3,7 @@ package io.huditsd.scheduler.view;
 import io.huditsd.config.ServiceType;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -18,11 +19,15 @@ import java.util.Optional;
  * @param pendingPlans pending plans by service
  * @param oldestPendingPlan requested time of the oldest pending plan, if any
  * @param deltaCommitsSinceCompaction completed delta commits since the last completed compaction (MOR)
+ * @param liveSlices the live file slices the figures were summed from, so the file-groups endpoint serves exactly
+ *     what the gauges count without listing storage per request
  */
 public record TableBacklog(Instant computedAt, long fileGroups, long logFiles, long logFileScheduledBytes,
                            long logFileUnscheduledBytes, long smallBaseFiles, Map<ServiceType, Integer> pendingPlans,
-                           Optional<Instant> oldestPendingPlan, int deltaCommitsSinceCompaction) {
+                           Optional<Instant> oldestPendingPlan, int deltaCommitsSinceCompaction,
+                           List<FileSliceRow> liveSlices) {
   public TableBacklog {
     pendingPlans = Map.copyOf(pendingPlans);
+    liveSlices = List.copyOf(liveSlices);
   }
 }
