@@ -44,6 +44,7 @@ public final class DuePlanner {
   private final PlanLiveness liveness;
   /** Completed-instant count of each table when archival was last enqueued. */
   private final Map<String, Integer> archivedAtCount = new ConcurrentHashMap<>();
+  private final Map<String, Object> planningLocks = new ConcurrentHashMap<>();
 
   public DuePlanner(HudiTables tables, WorkerPool pool) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
@@ -65,6 +66,12 @@ public final class DuePlanner {
    * @return the new plan's instant, or empty when there was nothing to plan
    */
   public Optional<String> scheduleNow(ServicedTable table, ServiceType service) {
+    synchronized (planningLock(table)) {
+      return scheduleNowLocked(table, service);
+    }
+  }
+
+  private Optional<String> scheduleNowLocked(ServicedTable table, ServiceType service) {
     Map<String, String> overrides = TRIGGER_NOW.get(service);
     if (overrides == null) {
       throw new IllegalArgumentException(service.configName() + " has no plan to schedule");
@@ -143,6 +150,21 @@ public final class DuePlanner {
 
   /** As {@link #planAndEnqueue(ServicedTable, HoodieTableMetaClient)}, with the table's write config at hand. */
   public Outcome planAndEnqueue(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
+    synchronized (planningLock(table)) {
+      return planAndEnqueueLocked(table, metaClient, config);
+    }
+  }
+
+  /**
+   * Planning of one table is serialized in this process: a poll and a REST request must not both find no pending
+   * plan and both write one. Other processes are excluded by the table lock Hudi takes around scheduling.
+   */
+  private Object planningLock(ServicedTable table) {
+    return planningLocks.computeIfAbsent(table.id(), id -> new Object());
+  }
+
+  private Outcome planAndEnqueueLocked(ServicedTable table, HoodieTableMetaClient metaClient,
+                                       HoodieWriteConfig config) {
     List<PendingPlan> pending = PendingPlans.list(metaClient);
     Set<ServiceType> withPendingPlan = pending.stream().map(PendingPlan::service)
         .collect(Collectors.toCollection(() -> EnumSet.noneOf(ServiceType.class)));
