@@ -285,7 +285,7 @@ settings as the release. Use it as a list entry under containers, or under initC
 sidecar.restartPolicy: Always (Kubernetes native sidecars: the daemon stops when the job's containers finish):
 
   initContainers:
-    - {{- include "hudi-tsd.sidecarContainer" (index .Subcharts "hudi-tsd") | nindent 6 }}
+    - {{ include "hudi-tsd.sidecarContainer" (index .Subcharts "hudi-tsd") | indent 6 | trim }}
   volumes:
     {{- include "hudi-tsd.sidecarVolumes" (index .Subcharts "hudi-tsd") | nindent 4 }}
 */}}

@@ -183,6 +183,18 @@ class TestChartRendering {
   }
 
   @Test
+  void misspeltOrMistypedValuesAreRefusedByTheSchema() {
+    assertThat(renderFailure(List.of(MINIMAL), Map.of("replicas", "2")))
+        .contains("at '': additional properties 'replicas' not allowed");
+    assertThat(renderFailure(List.of(MINIMAL), Map.of("prometheusRule.alerts.backlogHigh.byte", "1")))
+        .contains("at '/prometheusRule/alerts/backlogHigh': additional properties 'byte' not allowed");
+    assertThat(renderFailure(List.of(MINIMAL), Map.of("ports.api", "http")))
+        .contains("at '/ports/api': got string, want integer");
+    assertThat(renderFailure(List.of(MINIMAL), Map.of("prometheusRule.alerts.down.for", "5 minutes")))
+        .contains("/prometheusRule/alerts/down/for");
+  }
+
+  @Test
   void historyPersistenceUsesAClaim() {
     Rendered rendered = render(List.of(MINIMAL), Map.of("history.persistence.enabled", "true",
         "history.persistence.size", "2Gi", "history.persistence.storageClass", "standard"));
