@@ -12,13 +12,16 @@ import java.util.regex.Pattern;
 import static java.util.Map.entry;
 
 /**
- * A PromQL parser for checking alert and dashboard expressions in tests: the grammar of Prometheus' own parser
- * (operators with their precedence and modifiers, aggregations with by/without, function calls, selectors, range
- * and subquery brackets, offset and @) and its type rules (a function that needs a range vector gets one,
- * comparisons between scalars need bool, set operators take vectors, the expression is a vector or a scalar). No
- * Java PromQL parser is published on Maven Central, and the chart's expressions must be checked in the Maven build.
- * Any violation throws with the position and what was expected. It returns the selectors it read, so tests can check
- * every metric name and label against a real daemon's output.
+ * A PromQL parser for checking the chart's alert and dashboard expressions in the Maven build, where no Java PromQL
+ * parser is available (none is published on Maven Central). It follows Prometheus' grammar for what such
+ * expressions use: binary operators with their precedence and associativity, bool, on/ignoring and
+ * group_left/group_right; aggregations with by/without before or after their operand and a parameter where one is
+ * needed; function calls checked against a table of Prometheus' functions, their arity and argument types; vector
+ * selectors with =, !=, =~ and !~ matchers; ranges, subqueries, offset and @. Types are checked as Prometheus does:
+ * a range only after a selector, range-vector arguments where a function needs them, bool between scalars, vectors
+ * on both sides of and/or/unless, a vector or scalar as the result. Newer additions (native-histogram functions,
+ * duration arithmetic) are not covered. Violations throw with the position. The selectors it read are returned, so
+ * that tests can check every metric name and label against a real daemon's output.
  */
 final class PromQl {
   enum Type { SCALAR, VECTOR, MATRIX, STRING }
@@ -51,6 +54,8 @@ final class PromQl {
   private final String text;
   private final List<Selector> selectors = new ArrayList<>();
   private int position;
+  /** Whether the operand just read is a plain vector selector, the only thing a range [..] may follow. */
+  private boolean lastWasSelector;
 
   private PromQl(String text) {
     this.text = text;
@@ -192,9 +197,9 @@ final class PromQl {
       } else if (token.kind == Kind.AT) {
         next();
         Token at = next();
-        boolean ok = at.kind == Kind.NUMBER
+        boolean valid = at.kind == Kind.NUMBER
             || at.kind == Kind.IDENTIFIER && (at.text.equals("start") || at.text.equals("end"));
-        if (!ok) {
+        if (!valid) {
           throw error("@ takes a Unix time, start() or end()");
         }
         if (at.kind == Kind.IDENTIFIER) {
@@ -207,8 +212,6 @@ final class PromQl {
       }
     }
   }
-
-  private boolean lastWasSelector;
 
   private Type primary() {
     Token token = next();
@@ -500,23 +503,23 @@ final class PromQl {
   }
 
   private static Map<String, Function> functions() {
-    Type s = Type.SCALAR;
-    Type v = Type.VECTOR;
-    Type m = Type.MATRIX;
-    Type t = Type.STRING;
-    Function vectorToVector = new Function(List.of(v), 0, false, v);
-    Function rangeToVector = new Function(List.of(m), 0, false, v);
-    Function optionalVector = new Function(List.of(v), 1, false, v);
+    Type scalar = Type.SCALAR;
+    Type vector = Type.VECTOR;
+    Type range = Type.MATRIX;
+    Type string = Type.STRING;
+    Function vectorToVector = new Function(List.of(vector), 0, false, vector);
+    Function rangeToVector = new Function(List.of(range), 0, false, vector);
+    Function optionalVector = new Function(List.of(vector), 1, false, vector);
     return Map.ofEntries(
         entry("abs", vectorToVector), entry("ceil", vectorToVector), entry("floor", vectorToVector),
         entry("exp", vectorToVector), entry("ln", vectorToVector), entry("log2", vectorToVector),
         entry("log10", vectorToVector), entry("sqrt", vectorToVector), entry("sgn", vectorToVector),
         entry("sort", vectorToVector), entry("sort_desc", vectorToVector), entry("timestamp", vectorToVector),
         entry("absent", vectorToVector),
-        entry("round", new Function(List.of(v, s), 1, false, v)),
-        entry("clamp", new Function(List.of(v, s, s), 0, false, v)),
-        entry("clamp_max", new Function(List.of(v, s), 0, false, v)),
-        entry("clamp_min", new Function(List.of(v, s), 0, false, v)),
+        entry("round", new Function(List.of(vector, scalar), 1, false, vector)),
+        entry("clamp", new Function(List.of(vector, scalar, scalar), 0, false, vector)),
+        entry("clamp_max", new Function(List.of(vector, scalar), 0, false, vector)),
+        entry("clamp_min", new Function(List.of(vector, scalar), 0, false, vector)),
         entry("rate", rangeToVector), entry("irate", rangeToVector), entry("increase", rangeToVector),
         entry("delta", rangeToVector), entry("idelta", rangeToVector), entry("deriv", rangeToVector),
         entry("changes", rangeToVector), entry("resets", rangeToVector),
@@ -526,15 +529,15 @@ final class PromQl {
         entry("stddev_over_time", rangeToVector), entry("stdvar_over_time", rangeToVector),
         entry("last_over_time", rangeToVector), entry("present_over_time", rangeToVector),
         entry("mad_over_time", rangeToVector),
-        entry("quantile_over_time", new Function(List.of(s, m), 0, false, v)),
-        entry("predict_linear", new Function(List.of(m, s), 0, false, v)),
-        entry("holt_winters", new Function(List.of(m, s, s), 0, false, v)),
-        entry("histogram_quantile", new Function(List.of(s, v), 0, false, v)),
-        entry("label_replace", new Function(List.of(v, t, t, t, t), 0, false, v)),
-        entry("label_join", new Function(List.of(v, t, t, t), 1, true, v)),
-        entry("time", new Function(List.of(), 0, false, s)),
-        entry("vector", new Function(List.of(s), 0, false, v)),
-        entry("scalar", new Function(List.of(v), 0, false, s)),
+        entry("quantile_over_time", new Function(List.of(scalar, range), 0, false, vector)),
+        entry("predict_linear", new Function(List.of(range, scalar), 0, false, vector)),
+        entry("holt_winters", new Function(List.of(range, scalar, scalar), 0, false, vector)),
+        entry("histogram_quantile", new Function(List.of(scalar, vector), 0, false, vector)),
+        entry("label_replace", new Function(List.of(vector, string, string, string, string), 0, false, vector)),
+        entry("label_join", new Function(List.of(vector, string, string, string), 1, true, vector)),
+        entry("time", new Function(List.of(), 0, false, scalar)),
+        entry("vector", new Function(List.of(scalar), 0, false, vector)),
+        entry("scalar", new Function(List.of(vector), 0, false, scalar)),
         entry("day_of_month", optionalVector), entry("day_of_week", optionalVector),
         entry("day_of_year", optionalVector), entry("days_in_month", optionalVector),
         entry("hour", optionalVector), entry("minute", optionalVector), entry("month", optionalVector),
