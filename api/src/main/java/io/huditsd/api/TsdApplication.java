@@ -15,6 +15,7 @@ import io.huditsd.api.rest.TablesResource;
 import io.huditsd.config.ServicedTables;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.config.TsdConfiguration;
+import io.huditsd.lock.LockMetrics;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.prometheus.client.hotspot.DefaultExports;
@@ -50,6 +51,7 @@ public class TsdApplication extends Application<TsdConfiguration> {
     CollectorRegistry metrics = new CollectorRegistry();
     DefaultExports.register(metrics);
     new DropwizardExports(environment.metrics()).register(metrics);
+    LockMetrics.register(metrics);
     environment.admin().addServlet("prometheus", new PrometheusServlet(metrics)).addMapping("/prometheus");
     Daemon daemon = new Daemon(configuration, metrics, environment.getObjectMapper());
     environment.lifecycle().manage(daemon);

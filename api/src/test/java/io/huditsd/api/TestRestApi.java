@@ -296,7 +296,8 @@ class TestRestApi {
         "tsd_small_base_files{table=\"orders\"}", "tsd_oldest_pending_plan_age_seconds{table=\"orders\"}",
         "tsd_delta_commits_since_compaction{table=\"orders\"}",
         "tsd_last_success_timestamp_seconds{table=\"orders\",service=\"compaction\"}",
-        "tsd_poll_duration_seconds_count", "jvm_memory_bytes_used{area=\"heap\"}");
+        "tsd_poll_duration_seconds_count", "jvm_memory_bytes_used{area=\"heap\"}",
+        "tsd_lock_wait_seconds_count{table=\"orders\"}", "tsd_lock_held_seconds_count{table=\"orders\"}");
     assertThat(admin.get("/live").status()).isEqualTo(200);
     assertThat(admin.get("/ready").status()).isEqualTo(200);
     Reply health = admin.get("/healthcheck");

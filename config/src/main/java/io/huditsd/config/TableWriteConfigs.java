@@ -28,7 +28,7 @@ import java.util.Set;
  * </ol>
  */
 public final class TableWriteConfigs {
-  static final String IN_PROCESS_LOCK_PROVIDER = "org.apache.hudi.client.transaction.lock.InProcessLockProvider";
+  public static final String IN_PROCESS_LOCK_PROVIDER = "org.apache.hudi.client.transaction.lock.InProcessLockProvider";
 
   private TableWriteConfigs() {
   }

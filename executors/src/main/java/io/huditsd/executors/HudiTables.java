@@ -3,6 +3,7 @@ package io.huditsd.executors;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TableWriteConfigs;
+import io.huditsd.lock.MeteredLocks;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.client.common.HoodieJavaEngineContext;
@@ -52,8 +53,10 @@ public final class HudiTables {
         .build();
   }
 
+  /** The table's write config, with its lock provider metered (see {@link MeteredLocks}). */
   public HoodieWriteConfig writeConfig(ServicedTable table, HoodieTableMetaClient metaClient) {
-    return TableWriteConfigs.build(metaClient, table.hoodieKeys(), heartbeat);
+    return TableWriteConfigs.build(metaClient,
+        MeteredLocks.wrap(table.id(), table.hoodieKeys(), TableWriteConfigs.IN_PROCESS_LOCK_PROVIDER), heartbeat);
   }
 
   public Map<String, String> effectiveKeys(ServicedTable table, HoodieTableMetaClient metaClient) {

@@ -76,8 +76,8 @@ public final class PollingService implements TableRegistry.Listener, AutoCloseab
         .build();
     Trigger trigger = TriggerBuilder.newTrigger()
         .withIdentity(state.table.id(), GROUP)
-        .startAt(new Date(System.currentTimeMillis() + ThreadLocalRandom.current().nextLong(Math.min(intervalMillis,
-            5_000) + 1)))
+        // Spread over one interval: with a shorter window every table would poll in the same burst, each interval.
+        .startAt(new Date(System.currentTimeMillis() + ThreadLocalRandom.current().nextLong(intervalMillis + 1)))
         .withSchedule(SimpleScheduleBuilder.simpleSchedule()
             .withIntervalInMilliseconds(intervalMillis)
             .repeatForever()
