@@ -3,6 +3,7 @@ package io.huditsd.api.metrics;
 import io.huditsd.executors.ActionResult;
 import io.huditsd.executors.RunListener;
 import io.huditsd.executors.RunRecord;
+import io.huditsd.executors.RunStatus;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.Counter;
 import io.prometheus.client.Histogram;
@@ -17,8 +18,10 @@ public final class RunMetrics implements RunListener {
   private final Counter bytesWritten;
 
   public RunMetrics(CollectorRegistry registry) {
-    runs = Counter.build("tsd_runs_total", "Finished runs of a table service by result "
-        + "(succeeded, failed, skipped, cancelled)").labelNames("service", "result").register(registry);
+    // The table label lets an alert on failed runs say which table to look at; its cardinality is bounded by the
+    // number of tables, like the per-table gauges.
+    runs = Counter.build("tsd_runs_total", "Finished runs of a table service by table and result "
+        + "(succeeded, failed, skipped, cancelled)").labelNames("table", "service", "result").register(registry);
     duration = Histogram.build("tsd_run_duration_seconds", "Wall time of successful runs of a table service")
         .labelNames("service").buckets(0.5, 1, 5, 15, 30, 60, 180, 600, 1800, 3600).register(registry);
     bytesRead = Counter.build("tsd_run_read_bytes_total", "Bytes read by successful runs (log bytes for compaction, "
@@ -29,11 +32,15 @@ public final class RunMetrics implements RunListener {
 
   @Override
   public void onChange(RunRecord record) {
+    String table = record.item().table().id();
+    String service = record.item().service().configName();
     if (!record.status().isFinal()) {
+      // A counter's series appears at its first increment, which Prometheus' increase() cannot see: the failed
+      // series exists at 0 from a table's first run of a service, so an alert on failures sees the first one.
+      runs.labels(table, service, RunStatus.FAILED.name().toLowerCase(Locale.ROOT));
       return;
     }
-    String service = record.item().service().configName();
-    runs.labels(service, record.status().name().toLowerCase(Locale.ROOT)).inc();
+    runs.labels(table, service, record.status().name().toLowerCase(Locale.ROOT)).inc();
     if (record.result().isPresent()) {
       ActionResult result = record.result().get();
       duration.labels(service).observe(result.duration().toNanos() / 1e9);

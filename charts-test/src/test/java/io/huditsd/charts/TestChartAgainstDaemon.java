@@ -1,0 +1,270 @@
+package io.huditsd.charts;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dropwizard.testing.DropwizardTestSupport;
+import io.huditsd.api.TsdApplication;
+import io.huditsd.api.demo.SampleRow;
+import io.huditsd.api.demo.SampleTable;
+import io.huditsd.config.TsdConfiguration;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.huditsd.charts.HelmChart.FULLNAME;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The chart against the real daemon: the tsd.yml Helm renders starts the daemon (only ports, file locations and the
+ * log level are changed for the test machine), the rendered probe paths answer on the admin port, the mounted token
+ * protects the API, and every metric and label that an alert or a dashboard panel queries is in the daemon's
+ * /prometheus output after a compaction ran.
+ */
+class TestChartAgainstDaemon {
+  private static final String TOKEN = "chart-token";
+  /** Labels Prometheus adds to every scraped series; the daemon does not export them. */
+  private static final Set<String> TARGET_LABELS = Set.of("job", "namespace", "instance", "pod", "service",
+      "container", "endpoint");
+  private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+  private static Path work;
+  private static Rendered rendered;
+  private static DropwizardTestSupport<TsdConfiguration> daemon;
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @BeforeAll
+  static void start() throws Exception {
+    work = Files.createTempDirectory("tsd-chart");
+    String tablePath = work.resolve("orders").toString();
+    try (SampleTable table = SampleTable.open(tablePath, "orders", HoodieTableType.MERGE_ON_READ, 9, Map.of())) {
+      List<SampleRow> rows = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        rows.add(SampleRow.of("k" + i, "p" + (i % 2), 1, "first", i));
+      }
+      table.insert(rows);
+      table.upsert(rows.subList(0, 20).stream().map(row -> SampleRow.of(row.id(), row.partition(), 2, "second", 7))
+          .toList());
+    }
+    Path values = work.resolve("values.yaml");
+    Files.writeString(values, """
+        config:
+          tables:
+            - path: %s
+              id: orders
+              services: [compaction, clean]
+              hoodie:
+                hoodie.compact.inline.max.delta.commits: "1"
+          polling:
+            interval: 1s
+          workers:
+            count: 1
+            retryBackoff: 1s
+            heartbeatInterval: 1s
+        apiToken:
+          value: %s
+        prometheusRule:
+          enabled: true
+        grafanaDashboard:
+          enabled: true
+        """.formatted(tablePath, TOKEN));
+    rendered = HelmChart.render(values);
+
+    ObjectNode config = (ObjectNode) rendered.daemonConfig();
+    // What differs between the cluster and this machine: free ports, writable files, the token's mounted file.
+    Path tokenFile = work.resolve("token");
+    Files.write(tokenFile, Base64.getDecoder().decode(rendered.one("Secret").path("data").path("token").asText()));
+    assertThat(config.path("auth").path("tokenFile").asText()).isEqualTo("/etc/tsd/secret/token");
+    ((ObjectNode) config.path("auth")).put("tokenFile", tokenFile.toString());
+    ((ObjectNode) config.path("history")).put("file", work.resolve("history.jsonl").toString());
+    ((ObjectNode) config.path("server").path("applicationConnectors").get(0)).put("port", 0);
+    ((ObjectNode) config.path("server").path("adminConnectors").get(0)).put("port", 0);
+    ((ObjectNode) config.path("logging")).put("level", "WARN");
+    Path configFile = work.resolve("tsd.yml");
+    HelmChart.YAML.writeValue(configFile.toFile(), config);
+
+    daemon = new DropwizardTestSupport<>(TsdApplication.class, configFile.toString());
+    daemon.before();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (daemon != null) {
+      daemon.after();
+    }
+  }
+
+  @Test
+  void theRenderedProbesAnswerOnTheAdminPort() {
+    JsonNode container = rendered.daemonContainer();
+    for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+      String path = container.path(probe).path("httpGet").path("path").asText();
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+          assertThat(get(daemon.getAdminPort(), path, null).statusCode()).as(probe).isEqualTo(200));
+    }
+  }
+
+  @Test
+  void theMountedTokenProtectsTheApi() throws Exception {
+    String path = "/api/v1/tables/orders/pause";
+    assertThat(post(path, null).statusCode()).isEqualTo(401);
+    assertThat(post("/api/v1/tables/orders/resume", TOKEN).statusCode()).isEqualTo(200);
+    assertThat(get(daemon.getLocalPort(), "/api/v1/tables", null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void everyMetricAndLabelInAlertsAndDashboardIsExportedByTheDaemon() throws Exception {
+    await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(PrometheusText.parse(scrape()))
+        .hasEntrySatisfying("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\"}",
+            runs -> assertThat(runs).isGreaterThanOrEqualTo(1.0)));
+    String exposition = scrape();
+    Map<String, List<Map<String, String>>> series = series(PrometheusText.parse(exposition));
+    Set<String> families = PrometheusText.types(exposition).keySet();
+
+    Map<String, String> expressions = new LinkedHashMap<>();
+    Alerts.rules(rendered).forEach((name, rule) -> expressions.put("alert " + name, rule.path("expr").asText()));
+    expressions.putAll(dashboardExpressions());
+    assertThat(expressions).hasSizeGreaterThan(20);
+
+    for (Map.Entry<String, String> expression : expressions.entrySet()) {
+      PromQl.Parsed parsed = PromQl.parse(expression.getValue());
+      assertThat(parsed.selectors()).as(expression.getKey()).isNotEmpty();
+      for (PromQl.Selector selector : parsed.selectors()) {
+        checkSelector(expression.getKey(), selector, series, families);
+      }
+    }
+
+    // The alerts about a table aggregate by the table label: every metric they read carries it.
+    for (Map.Entry<String, JsonNode> rule : Alerts.rules(rendered).entrySet()) {
+      if (rule.getKey().equals("HudiTsdDown")) {
+        continue;
+      }
+      for (PromQl.Selector selector : PromQl.parse(rule.getValue().path("expr").asText()).selectors()) {
+        assertThat(series.get(selector.metric())).as("%s reads %s", rule.getKey(), selector.metric())
+            .isNotEmpty().allMatch(labels -> labels.containsKey("table"));
+      }
+    }
+  }
+
+  private static void checkSelector(String where, PromQl.Selector selector, Map<String, List<Map<String, String>>> series,
+                                    Set<String> families) {
+    String metric = selector.metric();
+    if (metric.equals("up")) {
+      // Prometheus' own series per scrape target.
+      assertThat(selector.matchers()).allMatch(matcher -> TARGET_LABELS.contains(matcher.label()));
+      return;
+    }
+    List<Map<String, String>> samples = series.getOrDefault(metric, List.of());
+    if (samples.isEmpty()) {
+      // A labelled counter or histogram has no series before its first event (a failed poll, say); its family is
+      // declared all the same.
+      assertThat(families).as("%s: metric %s is neither a series nor a declared family of /prometheus", where, metric)
+          .anyMatch(family -> metric.equals(family) || metric.equals(family + "_total")
+              || metric.equals(family + "_bucket") || metric.equals(family + "_count")
+              || metric.equals(family + "_sum"));
+      return;
+    }
+    Map<String, String> equalities = new HashMap<>();
+    for (PromQl.LabelMatcher matcher : selector.matchers()) {
+      if (TARGET_LABELS.contains(matcher.label())) {
+        continue;
+      }
+      assertThat(samples).as("%s: label %s of %s", where, matcher.label(), metric)
+          .anyMatch(labels -> labels.containsKey(matcher.label()));
+      if (matcher.operator().equals("=")) {
+        equalities.put(matcher.label(), matcher.value());
+      }
+    }
+    assertThat(samples).as("%s: a series of %s with %s", where, metric, equalities)
+        .anyMatch(labels -> labels.entrySet().containsAll(equalities.entrySet()));
+  }
+
+  /** Every query of the dashboard, with Grafana's variables replaced as Grafana would for one table. */
+  private static Map<String, String> dashboardExpressions() throws IOException {
+    String json = rendered.named("ConfigMap", FULLNAME + "-dashboard").path("data").path("hudi-tsd.json").asText();
+    assertThat(json).isEqualTo(Files.readString(HelmChart.directory().resolve("dashboards/hudi-tsd.json")).strip());
+    JsonNode dashboard = HelmChart.YAML.readTree(json);
+    Map<String, String> expressions = new LinkedHashMap<>();
+    for (JsonNode panel : dashboard.path("panels")) {
+      for (JsonNode target : panel.path("targets")) {
+        expressions.put("panel '" + panel.path("title").asText() + "' " + target.path("refId").asText(),
+            substitute(target.path("expr").asText()));
+      }
+    }
+    Pattern labelValues = Pattern.compile("label_values\\((.*), *([a-zA-Z_]+)\\)");
+    for (JsonNode variable : dashboard.path("templating").path("list")) {
+      if (variable.path("type").asText().equals("query")) {
+        Matcher query = labelValues.matcher(variable.path("query").path("query").asText());
+        assertThat(query.matches()).as("variable %s", variable.path("name").asText()).isTrue();
+        expressions.put("variable " + variable.path("name").asText(), substitute(query.group(1)));
+      }
+    }
+    return expressions;
+  }
+
+  private static String substitute(String expression) {
+    return expression.replace("$namespace", HelmChart.NAMESPACE).replace("$job", FULLNAME)
+        .replace("$table", "orders").replace("$__rate_interval", "1m");
+  }
+
+  /** Series labels by metric name, from {@code name{a="x",b="y"}} keys. */
+  private static Map<String, List<Map<String, String>>> series(Map<String, Double> samples) {
+    Map<String, List<Map<String, String>>> series = new HashMap<>();
+    for (String key : samples.keySet()) {
+      int brace = key.indexOf('{');
+      String name = brace < 0 ? key : key.substring(0, brace);
+      Map<String, String> labels = new HashMap<>();
+      if (brace >= 0) {
+        Matcher label = LABEL.matcher(key.substring(brace));
+        while (label.find()) {
+          labels.put(label.group(1), label.group(2));
+        }
+      }
+      series.computeIfAbsent(name, n -> new ArrayList<>()).add(labels);
+    }
+    return series;
+  }
+
+  private static String scrape() throws Exception {
+    HttpResponse<String> response = get(daemon.getAdminPort(), "/prometheus", null);
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response.body();
+  }
+
+  private static HttpResponse<String> get(int port, String path, String token) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET();
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
+  private static HttpResponse<String> post(String path, String token) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + daemon.getLocalPort() + path))
+        .POST(HttpRequest.BodyPublishers.noBody());
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,70 @@
+package io.huditsd.charts;
+
+import io.huditsd.config.TsdConfiguration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The tsd.yml in the chart's ConfigMap, for every example, read by the configuration factory the daemon uses at
+ * start (Dropwizard's strict YAML binding plus the daemon's own checks of hoodie keys, ids, paths and lock
+ * provider): the chart never ships a configuration the daemon rejects.
+ */
+class TestRenderedConfigurationsAreAccepted {
+  @ParameterizedTest
+  @ValueSource(strings = {"minimal.yaml", "monitoring.yaml", "existing-secret.yaml", "zookeeper-ha.yaml",
+      "cloud-credentials.yaml"})
+  void exampleConfigurationsAreAccepted(String example, @TempDir Path work) throws Exception {
+    Rendered rendered = HelmChart.render(HelmChart.example(example));
+    TsdConfiguration configuration = DaemonConfigurations.parse(rendered.daemonYaml(), work);
+    assertThat(configuration.getHistory().file()).contains("/var/lib/tsd/history.jsonl");
+    assertThat(configuration.getTables().size() + configuration.getDiscovery().roots().size()).isPositive();
+  }
+
+  @Test
+  void zookeeperAndTokenSettingsAreAcceptedAsTheDaemonReadsThem(@TempDir Path work) throws Exception {
+    TsdConfiguration configuration = DaemonConfigurations.parse(
+        HelmChart.render(HelmChart.example("zookeeper-ha.yaml")).daemonYaml(), work);
+    assertThat(configuration.getHoodie())
+        .containsEntry("hoodie.write.lock.provider",
+            "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider")
+        .containsEntry("hoodie.write.lock.zookeeper.session_timeout_ms", "30000");
+    assertThat(configuration.getAuth().tokenFile()).contains("/etc/tsd/secret/token");
+    assertThat(configuration.getDiscovery().hoodie()).containsEntry("hoodie.compact.inline.max.delta.commits", "10");
+  }
+
+  @Test
+  void theSidecarsConfigurationIsAccepted(@TempDir Path work) throws Exception {
+    Rendered rendered = HelmChart.renderSidecarExample(work);
+    String yaml = rendered.named("ConfigMap", "orders-hudi-tsd").path("data").path("tsd.yml").asText();
+    TsdConfiguration configuration = DaemonConfigurations.parse(yaml, work);
+    assertThat(configuration.getTables()).hasSize(1);
+  }
+
+  @Test
+  void numbersGivenWithSetReachTheDaemonAsStrings(@TempDir Path work) throws Exception {
+    Rendered rendered = HelmChart.render(List.of(HelmChart.example("minimal.yaml")),
+        Map.of("config.hoodie.hoodie\\.clean\\.commits\\.retained", "20", "config.workers.count", "3"));
+    TsdConfiguration configuration = DaemonConfigurations.parse(rendered.daemonYaml(), work);
+    assertThat(configuration.getHoodie()).containsEntry("hoodie.clean.commits.retained", "20");
+    assertThat(configuration.getWorkers().count()).isEqualTo(3);
+  }
+
+  @Test
+  void theFactoryIsTheDaemonsStrictOneAndNamesAMisspeltKey(@TempDir Path work) {
+    // The chart passes hoodie.* keys through; the daemon checks them at start.
+    Rendered rendered = HelmChart.render(List.of(HelmChart.example("minimal.yaml")),
+        Map.of("config.hoodie.hoodie\\.compact\\.inline\\.max\\.delta\\.comits", "3"));
+    assertThatThrownBy(() -> DaemonConfigurations.parse(rendered.daemonYaml(), work))
+        .hasMessageContaining("hoodie: key 'hoodie.compact.inline.max.delta.comits' is not a Hudi configuration key "
+            + "(did you mean hoodie.compact.inline.max.delta.commits?)");
+  }
+}

@@ -1,0 +1,307 @@
+{{/*
+Names and labels. Every template below takes a chart context (.Values, .Release, .Chart). A parent chart that
+includes hudi-tsd as a dependency passes the subchart's own context: (index .Subcharts "hudi-tsd").
+*/}}
+{{- define "hudi-tsd.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "hudi-tsd.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "hudi-tsd.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "hudi-tsd.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "hudi-tsd.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "hudi-tsd.labels" -}}
+helm.sh/chart: {{ include "hudi-tsd.chart" . }}
+{{ include "hudi-tsd.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Values.image.tag | default .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{- define "hudi-tsd.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "hudi-tsd.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "hudi-tsd.image" -}}
+{{- $tag := .Values.image.tag | default .Chart.AppVersion -}}
+{{- if not $tag }}
+{{- fail "hudi-tsd: image.tag is empty and the chart has no appVersion" }}
+{{- end }}
+{{- printf "%s:%s" .Values.image.repository (toString $tag) }}
+{{- end }}
+
+{{/* The Secret holding the API token, or nothing when the API is open. */}}
+{{- define "hudi-tsd.tokenSecretName" -}}
+{{- if .Values.apiToken.existingSecret }}
+{{- .Values.apiToken.existingSecret }}
+{{- else if .Values.apiToken.value }}
+{{- printf "%s-token" (include "hudi-tsd.fullname" .) }}
+{{- end }}
+{{- end }}
+
+{{- define "hudi-tsd.tokenSecretKey" -}}
+{{- if .Values.apiToken.existingSecret }}
+{{- .Values.apiToken.existingSecretKey | default "token" }}
+{{- else }}
+{{- "token" }}
+{{- end }}
+{{- end }}
+
+{{/* The ConfigMap holding Hadoop's configuration files, or nothing. */}}
+{{- define "hudi-tsd.hadoopConfigMapName" -}}
+{{- if .Values.hadoop.configMap }}
+{{- .Values.hadoop.configMap }}
+{{- else if .Values.hadoop.files }}
+{{- printf "%s-hadoop" (include "hudi-tsd.fullname" .) }}
+{{- end }}
+{{- end }}
+
+{{/*
+The global hoodie.* keys of tsd.yml: config.hoodie plus the ZooKeeper lock keys from `zookeeper`, as YAML.
+*/}}
+{{- define "hudi-tsd.hoodieKeys" -}}
+{{- $zookeeperProvider := "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider" }}
+{{- $hoodie := deepCopy (.Values.config.hoodie | default dict) }}
+{{- $provider := get $hoodie "hoodie.write.lock.provider" }}
+{{- if .Values.zookeeper.connect }}
+{{- if and $provider (ne $provider $zookeeperProvider) }}
+{{- fail (printf "hudi-tsd: zookeeper.connect is set, and config.hoodie sets hoodie.write.lock.provider to %s; set one of them" $provider) }}
+{{- end }}
+{{- $_ := set $hoodie "hoodie.write.lock.provider" $zookeeperProvider }}
+{{- $_ := set $hoodie "hoodie.write.lock.zookeeper.url" .Values.zookeeper.connect }}
+{{- $_ := set $hoodie "hoodie.write.lock.zookeeper.base_path" (required "hudi-tsd: zookeeper.lockBasePath is required with zookeeper.connect" .Values.zookeeper.lockBasePath) }}
+{{- if .Values.zookeeper.sessionTimeoutMs }}
+{{- $_ := set $hoodie "hoodie.write.lock.zookeeper.session_timeout_ms" (.Values.zookeeper.sessionTimeoutMs | int64 | toString) }}
+{{- end }}
+{{- if .Values.zookeeper.connectionTimeoutMs }}
+{{- $_ := set $hoodie "hoodie.write.lock.zookeeper.connection_timeout_ms" (.Values.zookeeper.connectionTimeoutMs | int64 | toString) }}
+{{- end }}
+{{- end }}
+{{- toYaml $hoodie }}
+{{- end }}
+
+{{/* Whether the table lock keeps out other processes: a provider other than Hudi's in-process one. */}}
+{{- define "hudi-tsd.sharedLock" -}}
+{{- $provider := get (fromYaml (include "hudi-tsd.hoodieKeys" .)) "hoodie.write.lock.provider" }}
+{{- if and $provider (ne $provider "org.apache.hudi.client.transaction.lock.InProcessLockProvider") }}true{{ end }}
+{{- end }}
+
+{{/*
+The lock settings a writer of the same tables needs beside the daemon, in Java properties format (for a Hudi
+Streamer --props file, or as --hoodie-conf options): multi-writer mode, lazy cleaning of failed writes and the
+daemon's hoodie.write.lock.* keys.
+*/}}
+{{- define "hudi-tsd.writerLockProperties" -}}
+{{- if not (include "hudi-tsd.sharedLock" .) }}
+{{- fail "hudi-tsd: writers in another process share no lock with the daemon: set zookeeper.connect (or a lock provider in config.hoodie)" }}
+{{- end }}
+{{- $hoodie := fromYaml (include "hudi-tsd.hoodieKeys" .) -}}
+hoodie.write.concurrency.mode=OPTIMISTIC_CONCURRENCY_CONTROL
+hoodie.cleaner.policy.failed.writes=LAZY
+{{- range $key := keys $hoodie | sortAlpha }}
+{{- if hasPrefix "hoodie.write.lock." $key }}
+{{ $key }}={{ get $hoodie $key }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The daemon's tsd.yml: .Values.config plus what the chart owns (server ports, history file, token file, ZooKeeper lock
+keys). Refuses what the daemon would refuse, or what would be unsafe in a cluster, with a message naming the value.
+*/}}
+{{- define "hudi-tsd.configYaml" -}}
+{{- $config := deepCopy (.Values.config | default dict) }}
+{{- $discovery := $config.discovery | default dict }}
+{{- if and (empty $config.tables) (empty $discovery.roots) }}
+{{- fail "hudi-tsd: set config.tables or config.discovery.roots; the daemon refuses a configuration with nothing to service" }}
+{{- end }}
+{{- $hoodie := fromYaml (include "hudi-tsd.hoodieKeys" .) }}
+{{- if and .Values.deployment.enabled (gt (int .Values.replicaCount) 1) (not (include "hudi-tsd.sharedLock" .)) }}
+{{- fail "hudi-tsd: replicaCount > 1 needs a lock shared across processes: set zookeeper.connect (or a lock provider in config.hoodie); every replica services every table until HA lands" }}
+{{- end }}
+{{- $_ := set $config "hoodie" $hoodie }}
+{{- $history := $config.history | default dict }}
+{{- if not (hasKey $history "file") }}
+{{- $_ := set $history "file" (printf "%s/history.jsonl" (trimSuffix "/" .Values.history.mountPath)) }}
+{{- end }}
+{{- $_ := set $config "history" $history }}
+{{- if include "hudi-tsd.tokenSecretName" . }}
+{{- $auth := $config.auth | default dict }}
+{{- if or (hasKey $auth "tokenFile") (hasKey $auth "tokenEnv") }}
+{{- fail "hudi-tsd: apiToken is set, and so is config.auth.tokenFile or config.auth.tokenEnv; set one of them" }}
+{{- end }}
+{{- $_ := set $auth "tokenFile" (printf "%s/token" (trimSuffix "/" .Values.apiToken.mountPath)) }}
+{{- $_ := set $config "auth" $auth }}
+{{- end }}
+{{- $server := $config.server | default dict }}
+{{- if not (hasKey $server "applicationConnectors") }}
+{{- $_ := set $server "applicationConnectors" (list (dict "type" "http" "port" (int .Values.ports.api))) }}
+{{- end }}
+{{- if not (hasKey $server "adminConnectors") }}
+{{- $_ := set $server "adminConnectors" (list (dict "type" "http" "port" (int .Values.ports.admin))) }}
+{{- end }}
+{{- $_ := set $config "server" $server }}
+{{- toYaml $config }}
+{{- end }}
+
+{{/* Volumes the daemon's container mounts; their names are prefixed so that they fit into another pod. */}}
+{{- define "hudi-tsd.volumes" -}}
+- name: hudi-tsd-config
+  configMap:
+    name: {{ include "hudi-tsd.fullname" . }}
+- name: hudi-tsd-tmp
+  emptyDir:
+    {{- with .Values.tmp.sizeLimit }}
+    sizeLimit: {{ . }}
+    {{- end }}
+- name: hudi-tsd-history
+  {{- if .Values.history.persistence.enabled }}
+  persistentVolumeClaim:
+    claimName: {{ .Values.history.persistence.existingClaim | default (printf "%s-history" (include "hudi-tsd.fullname" .)) }}
+  {{- else }}
+  emptyDir: {}
+  {{- end }}
+{{- with include "hudi-tsd.tokenSecretName" . }}
+- name: hudi-tsd-token
+  secret:
+    secretName: {{ . }}
+    defaultMode: 0440
+    items:
+      - key: {{ include "hudi-tsd.tokenSecretKey" $ }}
+        path: token
+{{- end }}
+{{- with include "hudi-tsd.hadoopConfigMapName" . }}
+- name: hudi-tsd-hadoop-conf
+  configMap:
+    name: {{ . }}
+{{- end }}
+{{- with .Values.extraVolumes }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* The daemon's container, the same in the Deployment and as a sidecar. */}}
+{{- define "hudi-tsd.container" -}}
+name: hudi-tsd
+image: {{ include "hudi-tsd.image" . }}
+imagePullPolicy: {{ .Values.image.pullPolicy }}
+args: [server, /etc/tsd/tsd.yml]
+ports:
+  - name: tsd-api
+    containerPort: {{ .Values.ports.api }}
+    protocol: TCP
+  - name: tsd-admin
+    containerPort: {{ .Values.ports.admin }}
+    protocol: TCP
+env:
+  - name: TSD_JAVA_OPTS
+    value: {{ .Values.javaOpts | quote }}
+  {{- if include "hudi-tsd.hadoopConfigMapName" . }}
+  - name: HADOOP_CONF_DIR
+    value: {{ .Values.hadoop.confDir | quote }}
+  {{- end }}
+  {{- with .Values.hadoop.userName }}
+  - name: HADOOP_USER_NAME
+    value: {{ . | quote }}
+  {{- end }}
+  {{- with .Values.env }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- with .Values.envFrom }}
+envFrom:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+startupProbe:
+  httpGet:
+    path: /live
+    port: tsd-admin
+  {{- toYaml .Values.probes.startup | nindent 2 }}
+livenessProbe:
+  httpGet:
+    path: /live
+    port: tsd-admin
+  {{- toYaml .Values.probes.liveness | nindent 2 }}
+readinessProbe:
+  httpGet:
+    path: /ready
+    port: tsd-admin
+  {{- toYaml .Values.probes.readiness | nindent 2 }}
+{{- with .Values.resources }}
+resources:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.securityContext }}
+securityContext:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+volumeMounts:
+  - name: hudi-tsd-config
+    mountPath: /etc/tsd/tsd.yml
+    subPath: tsd.yml
+    readOnly: true
+  - name: hudi-tsd-tmp
+    mountPath: /tmp
+  - name: hudi-tsd-history
+    mountPath: {{ .Values.history.mountPath }}
+  {{- if include "hudi-tsd.tokenSecretName" . }}
+  - name: hudi-tsd-token
+    mountPath: {{ .Values.apiToken.mountPath }}
+    readOnly: true
+  {{- end }}
+  {{- if include "hudi-tsd.hadoopConfigMapName" . }}
+  - name: hudi-tsd-hadoop-conf
+    mountPath: {{ .Values.hadoop.confDir }}
+    readOnly: true
+  {{- end }}
+  {{- with .Values.extraVolumeMounts }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- end }}
+
+{{/*
+The daemon as a container of another pod (an ingestion job's), with the same configuration, tables and lock
+settings as the release. Use it as a list entry under containers, or under initContainers with
+sidecar.restartPolicy: Always (Kubernetes native sidecars: the daemon stops when the job's containers finish):
+
+  initContainers:
+    - {{ include "hudi-tsd.sidecarContainer" (index .Subcharts "hudi-tsd") | indent 6 | trim }}
+  volumes:
+    {{- include "hudi-tsd.sidecarVolumes" (index .Subcharts "hudi-tsd") | nindent 4 }}
+*/}}
+{{- define "hudi-tsd.sidecarContainer" -}}
+{{ include "hudi-tsd.container" . }}
+{{- with (.Values.sidecar | default dict).restartPolicy }}
+restartPolicy: {{ . }}
+{{- end }}
+{{- end }}
+
+{{/* The volumes hudi-tsd.sidecarContainer mounts, for the other pod's volumes list. */}}
+{{- define "hudi-tsd.sidecarVolumes" -}}
+{{ include "hudi-tsd.volumes" . }}
+{{- end }}
+
+{{/* Label matchers selecting this release's scrape target in alert expressions. */}}
+{{- define "hudi-tsd.alertSelector" -}}
+job="{{ .Values.prometheusRule.job | default (include "hudi-tsd.fullname" .) }}",namespace="{{ .Release.Namespace }}"
+{{- end }}
