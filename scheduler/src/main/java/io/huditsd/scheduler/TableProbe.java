@@ -5,8 +5,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.HoodieTableVersion;
+import org.apache.hudi.metadata.HoodieTableMetadataUtil;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Set;
 
 /** Checks that a path is a Hudi table the daemon can service, failing with a message that names the path. */
@@ -39,11 +41,23 @@ public final class TableProbe {
     }
   }
 
+  /**
+   * Refuses tables the daemon must not write: versions other than 6, 8 and 9 (it never upgrades), and tables with
+   * expression indexes, which Hudi's Java engine cannot update, so a compaction committed by the daemon would
+   * leave them stale.
+   */
   public static void requireSupportedVersion(HoodieTableMetaClient metaClient) {
     HoodieTableVersion version = metaClient.getTableConfig().getTableVersion();
     if (!SUPPORTED_VERSIONS.contains(version.versionCode())) {
       throw new TableProblem(metaClient.getBasePath() + ": unsupported table version " + version.versionCode()
           + " (hudi-tsd services table versions 6, 8 and 9 and never upgrades a table)");
+    }
+    List<String> expressionIndexes = metaClient.getTableConfig().getMetadataPartitions().stream()
+        .filter(partition -> partition.startsWith(HoodieTableMetadataUtil.PARTITION_NAME_EXPRESSION_INDEX_PREFIX))
+        .sorted().toList();
+    if (!expressionIndexes.isEmpty()) {
+      throw new TableProblem(metaClient.getBasePath() + ": has expression indexes " + expressionIndexes
+          + ", which Hudi's Java engine cannot update; hudi-tsd leaves this table to its Spark or Flink writers");
     }
   }
 }
