@@ -14,7 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** The daemon's REST API as a test reads it: {@code GET /api/v1/runs} and {@code GET /api/v1/tables}. */
+/** The daemon's REST API as a test reads it: runs, tables and file groups. */
 public final class DaemonApi {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -41,6 +41,11 @@ public final class DaemonApi {
 
   public List<Map<String, Object>> tables() {
     return get("/api/v1/tables");
+  }
+
+  /** {@code GET /api/v1/tables/{id}/file-groups}: live file slices, or every slice with {@code allSlices}. */
+  public List<Map<String, Object>> fileGroups(String tableId, boolean allSlices) {
+    return get("/api/v1/tables/" + tableId + "/file-groups" + (allSlices ? "?all=true" : ""));
   }
 
   private List<Map<String, Object>> get(String path) {
