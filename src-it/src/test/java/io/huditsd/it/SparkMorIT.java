@@ -119,16 +119,19 @@ class SparkMorIT {
         .as("hoodie.table.version of the table Spark wrote, after the daemon ran").isEqualTo("9");
   }
 
-  /** The instant of the last completed compaction once a clean completed after it, else null. */
+  /**
+   * The instant of the last completed compaction once a clean planned after that compaction completed has
+   * completed too (an earlier clean leaves the file groups of a pending compaction alone), else null.
+   */
   private static String compactedThenCleaned(HoodieTimeline timeline) {
     List<HoodieInstant> compactions = timeline.getCommitTimeline().filterCompletedInstants().getInstants();
     if (compactions.isEmpty()) {
       return null;
     }
-    String compaction = compactions.get(compactions.size() - 1).requestedTime();
+    HoodieInstant compaction = compactions.get(compactions.size() - 1);
     boolean cleanedAfter = timeline.getCleanerTimeline().filterCompletedInstants().getInstantsAsStream()
-        .anyMatch(clean -> clean.requestedTime().compareTo(compaction) > 0);
-    return cleanedAfter ? compaction : null;
+        .anyMatch(clean -> clean.requestedTime().compareTo(compaction.getCompletionTime()) > 0);
+    return cleanedAfter ? compaction.requestedTime() : null;
   }
 
   /**
