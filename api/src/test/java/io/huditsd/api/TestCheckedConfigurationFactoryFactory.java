@@ -75,7 +75,8 @@ class TestCheckedConfigurationFactoryFactory {
     assertThatThrownBy(() -> build("polling:\n  interval: 10s\n"))
         .isInstanceOf(CheckedConfigurationFactoryFactory.InvalidConfigurationException.class)
         .hasMessage("tsd.yml has an error:\n"
-            + "  * tables: no tables listed and no discovery.roots given, so there is nothing to service\n");
+            + "  * tables: no tables listed, no discovery.roots given and tableServiceManager.registerUnknownTables "
+            + "is off, so there is nothing to service\n");
   }
 
   @Test
@@ -83,6 +84,7 @@ class TestCheckedConfigurationFactoryFactory {
     assertThatThrownBy(factory::build)
         .isInstanceOf(CheckedConfigurationFactoryFactory.InvalidConfigurationException.class)
         .hasMessage("default configuration has an error:\n"
-            + "  * tables: no tables listed and no discovery.roots given, so there is nothing to service\n");
+            + "  * tables: no tables listed, no discovery.roots given and tableServiceManager.registerUnknownTables "
+            + "is off, so there is nothing to service\n");
   }
 }

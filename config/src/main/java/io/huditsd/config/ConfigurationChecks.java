@@ -34,8 +34,11 @@ public final class ConfigurationChecks {
         }
       }
     }
-    if (tables.isEmpty() && configuration.getDiscovery().roots().isEmpty()) {
-      errors.add("tables: no tables listed and no discovery.roots given, so there is nothing to service");
+    // A daemon that writers register their tables with (table service manager endpoints) may start with none.
+    if (tables.isEmpty() && configuration.getDiscovery().roots().isEmpty()
+        && !configuration.getTableServiceManager().registerUnknownTables()) {
+      errors.add("tables: no tables listed, no discovery.roots given and tableServiceManager.registerUnknownTables "
+          + "is off, so there is nothing to service");
     }
     return errors;
   }

@@ -36,7 +36,9 @@ public final class HoodieKeyRules {
       Map.entry("hoodie.metadata.index.partition.stats.enable", METADATA_REASON),
       Map.entry("hoodie.metadata.index.bloom.filter.enable", METADATA_REASON),
       Map.entry("hoodie.metadata.global.record.level.index.enable", METADATA_REASON),
-      Map.entry("hoodie.metadata.record.level.index.enable", METADATA_REASON));
+      Map.entry("hoodie.metadata.record.level.index.enable", METADATA_REASON),
+      Map.entry("hoodie.metadata.streaming.write.enabled",
+          "the daemon's metadata-table writer must not roll back a concurrent Spark writer's metadata commit"));
 
   private static final Set<String> DAEMON_OWNED_KEYS = DAEMON_OWNED.keySet();
 

@@ -85,7 +85,8 @@ public final class TableWriteConfigs {
   /**
    * Metadata writes must match the table: a compaction committed without updating an existing metadata table leaves
    * it stale (readers then return old rows), enabling one the writers do not maintain creates a stale one, and a
-   * partition disabled in the write config is deleted from the metadata table by Hudi. No user key may change them.
+   * partition disabled in the write config is deleted from the metadata table by Hudi. They must also leave
+   * concurrent writers' metadata commits alone. No user key may change them.
    */
   public static Map<String, String> metadataMatchingTable(HoodieTableConfig table) {
     Set<String> partitions = table.getMetadataPartitions();
@@ -102,6 +103,14 @@ public final class TableWriteConfigs {
         Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_BLOOM_FILTERS)));
     keys.put(HoodieMetadataConfig.GLOBAL_RECORD_LEVEL_INDEX_ENABLE_PROP.key(),
         Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_RECORD_INDEX)));
+    // Spark writers (Hudi 1.1+, table version 8+) write the metadata table in streaming mode: its deltacommit starts
+    // with the data write, outside the table lock, and the metadata-table writer runs non-blocking with LAZY
+    // rollback. Left at the Java engine's default, the daemon's metadata-table writer is a single writer with EAGER
+    // rollback, and its next commit rolls back the metadata deltacommit a concurrent Spark write has in flight:
+    // that write then fails ("...deltacommit.requested does not exist"). With this key the daemon's
+    // metadata-table writer takes the same mode as Spark's (Hudi ignores it below table version 8). The daemon's
+    // own metadata updates stay non-streaming and under the table lock.
+    keys.put(HoodieMetadataConfig.STREAMING_WRITE_ENABLED.key(), "true");
     return keys;
   }
 

@@ -143,7 +143,13 @@ class TestConfigurationChecks {
   @Test
   void nothingToServiceIsAnError() throws Exception {
     assertThat(errorsOf("polling:\n  interval: 10s\n"))
-        .containsExactly("tables: no tables listed and no discovery.roots given, so there is nothing to service");
+        .containsExactly("tables: no tables listed, no discovery.roots given and "
+            + "tableServiceManager.registerUnknownTables is off, so there is nothing to service");
+  }
+
+  @Test
+  void tablesRegisteredByWritersAloneAreEnough() throws Exception {
+    assertThat(errorsOf("tableServiceManager:\n  registerUnknownTables: true\n")).isEmpty();
   }
 
   @Test

@@ -7,9 +7,11 @@ import org.apache.hudi.common.model.HoodieFailedWritesCleaningPolicy;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.model.WriteConcurrencyMode;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.HoodieTableVersion;
 import org.apache.hudi.common.table.marker.MarkerType;
 import org.apache.hudi.config.HoodieClusteringConfig;
 import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.metadata.HoodieMetadataWriteUtils;
 import org.apache.hudi.storage.hadoop.HadoopStorageConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -121,6 +123,18 @@ class TestTableWriteConfigs {
 
     assertThat(config.getProps().getString("hoodie.metadata.index.partition.stats.enable")).isEqualTo("false");
     assertThat(config.getMetadataConfig().isPartitionStatsIndexEnabled()).isTrue();
+  }
+
+  @Test
+  void metadataTableWriterLeavesConcurrentWritersMetadataCommitsAlone() throws IOException {
+    // Hudi's table services open the metadata-table writer asking for EAGER rollback of failed writes
+    // (HoodieTable.getMetadataWriter); a Spark writer's streaming metadata deltacommit in flight would be one.
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, "files"), Map.of(), HEARTBEAT);
+    HoodieWriteConfig metadata = HoodieMetadataWriteUtils.createMetadataWriteConfig(config,
+        HoodieFailedWritesCleaningPolicy.EAGER, HoodieTableVersion.NINE);
+
+    assertThat(metadata.getFailedWritesCleanPolicy()).isEqualTo(HoodieFailedWritesCleaningPolicy.LAZY);
+    assertThat(metadata.getWriteConcurrencyMode()).isEqualTo(WriteConcurrencyMode.NON_BLOCKING_CONCURRENCY_CONTROL);
   }
 
   @Test

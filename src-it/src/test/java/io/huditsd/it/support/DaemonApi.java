@@ -7,16 +7,22 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** The daemon's REST API as a test reads it: {@code GET /api/v1/runs} and {@code GET /api/v1/tables}. */
+/** The daemon's REST API as a test reads it: runs, tables and file groups. */
 public final class DaemonApi {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final TypeReference<List<Map<String, Object>>> LIST = new TypeReference<>() {
+  };
+  private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
+  };
 
   private final int port;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -36,14 +42,34 @@ public final class DaemonApi {
 
   /** Queued and running runs, then finished ones, newest first; each a JSON object as a map. */
   public List<Map<String, Object>> runs() {
-    return get("/api/v1/runs");
+    return get("/api/v1/runs", LIST);
   }
 
   public List<Map<String, Object>> tables() {
-    return get("/api/v1/tables");
+    return get("/api/v1/tables", LIST);
   }
 
-  private List<Map<String, Object>> get(String path) {
+  /** {@code GET /api/v1/tables/{id}/file-groups}: live file slices, or every slice with {@code allSlices}. */
+  public List<Map<String, Object>> fileGroups(String tableId, boolean allSlices) {
+    return get("/api/v1/tables/" + tableId + "/file-groups" + (allSlices ? "?all=true" : ""), LIST);
+  }
+
+  /**
+   * {@code GET /v1/hoodie/service/{action}} with {@code query}, as Hudi's {@code HoodieTableServiceManagerClient}
+   * sends it; the daemon's answer as a map.
+   */
+  public Map<String, Object> tableServiceManagerRequest(String action, Map<String, String> query) {
+    StringBuilder path = new StringBuilder("/v1/hoodie/service/").append(action);
+    char separator = '?';
+    for (Map.Entry<String, String> parameter : query.entrySet()) {
+      path.append(separator).append(URLEncoder.encode(parameter.getKey(), StandardCharsets.UTF_8)).append('=')
+          .append(URLEncoder.encode(parameter.getValue(), StandardCharsets.UTF_8));
+      separator = '&';
+    }
+    return get(path.toString(), OBJECT);
+  }
+
+  private <T> T get(String path, TypeReference<T> type) {
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
         .timeout(Duration.ofSeconds(5)).GET().build();
     try {
@@ -51,8 +77,7 @@ public final class DaemonApi {
       if (response.statusCode() != 200) {
         throw new IllegalStateException("GET " + path + " answered " + response.statusCode() + ": " + response.body());
       }
-      return JSON.readValue(response.body(), new TypeReference<>() {
-      });
+      return JSON.readValue(response.body(), type);
     } catch (IOException e) {
       throw new UncheckedIOException("GET " + path + " on port " + port, e);
     } catch (InterruptedException e) {

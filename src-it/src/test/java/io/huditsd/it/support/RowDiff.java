@@ -1,7 +1,5 @@
 package io.huditsd.it.support;
 
-import io.huditsd.api.demo.SampleRow;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +9,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Compares two row sets key by key. A failure lists the differing keys with what was expected and what was found,
- * because "expected 600 rows but was 598" says nothing about which rows went wrong.
+ * because "expected 600 rows but was 598" says nothing about which rows went wrong. Rows are compared with
+ * {@code equals} and shown with {@code toString}, so any record type serves.
  */
 public final class RowDiff {
   private static final int SHOWN = 25;
@@ -20,13 +19,13 @@ public final class RowDiff {
   }
 
   /** One line per differing key, in key order. */
-  public static List<String> differences(Map<String, SampleRow> expected, Map<String, SampleRow> found) {
+  public static <R> List<String> differences(Map<String, R> expected, Map<String, R> found) {
     TreeSet<String> keys = new TreeSet<>(expected.keySet());
     keys.addAll(found.keySet());
     List<String> differences = new ArrayList<>();
     for (String key : keys) {
-      SampleRow want = expected.get(key);
-      SampleRow got = found.get(key);
+      R want = expected.get(key);
+      R got = found.get(key);
       if (want == null) {
         differences.add("key " + key + ": expected <absent>, found " + got);
       } else if (got == null) {
@@ -39,7 +38,7 @@ public final class RowDiff {
   }
 
   /** Fails naming {@code what} and the first differing keys unless both row sets are equal. */
-  public static void assertSameRows(String what, Map<String, SampleRow> expected, Map<String, SampleRow> found) {
+  public static <R> void assertSameRows(String what, Map<String, R> expected, Map<String, R> found) {
     List<String> differences = differences(expected, found);
     if (differences.isEmpty()) {
       return;
