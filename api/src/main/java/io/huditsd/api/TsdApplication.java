@@ -56,12 +56,12 @@ public class TsdApplication extends Application<TsdConfiguration> {
     Daemon daemon = new Daemon(configuration, metrics, environment.getObjectMapper());
     environment.lifecycle().manage(daemon);
     environment.jersey().register(new TablesResource(daemon.registry(), daemon.tables(), daemon.pool(),
-        daemon.history(), daemon.outcomes(), daemon.planner()));
+        daemon.history(), daemon.outcomes(), daemon.planner(), daemon.ownership()));
     environment.jersey().register(new RunsResource(daemon.pool(), daemon.history()));
     environment.jersey().register(new OpenApiResource());
     environment.jersey().register(new TableServiceManagerResource(daemon.registry(), daemon.tables(), daemon.pool(),
         new ServicedTables(configuration), new TableProbe(daemon.hadoopConfiguration()),
-        configuration.getTableServiceManager().registerUnknownTables()));
+        configuration.getTableServiceManager().registerUnknownTables(), daemon.ownership()));
     environment.jersey().register(new BodySizeFilter(configuration.getAuth().maxBodyBytes()));
     environment.jersey().register(new JsonErrorMapper());
     Optional<String> token = ApiToken.read(configuration.getAuth());
