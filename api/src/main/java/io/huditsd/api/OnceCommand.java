@@ -13,6 +13,7 @@ import io.huditsd.config.TableIds;
 import io.huditsd.config.TablePaths;
 import io.huditsd.config.WorkerConfig;
 import io.huditsd.executors.HudiTables;
+import io.huditsd.config.WriterLockDefaults;
 import io.huditsd.lock.LockProviderCheck;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunRecord;
@@ -86,7 +87,15 @@ final class OnceCommand extends Command {
         probe.requireTableLayout(basePath);
         HoodieTableMetaClient metaClient = hudiTables.metaClient(basePath);
         TableProbe.requireSupportedVersion(metaClient);
-        tables.add(new ServicedTable(TableIds.derive(basePath), basePath, services, Duration.ofSeconds(30), hoodie));
+        // As the daemon: the writers' lock from hudi-defaults.conf unless --hoodie-conf names one.
+        Map<String, String> keys = new java.util.HashMap<>(WriterLockDefaults.keys());
+        keys.putAll(hoodie);
+        List<String> lockErrors = LockProviderCheck.check("--hoodie-conf", keys, basePath);
+        if (!lockErrors.isEmpty()) {
+          problems.addAll(lockErrors);
+          continue;
+        }
+        tables.add(new ServicedTable(TableIds.derive(basePath), basePath, services, Duration.ofSeconds(30), keys));
       } catch (TableProblem e) {
         problems.add(e.getMessage());
       } catch (RuntimeException e) {

@@ -101,7 +101,8 @@ public final class TablePoller {
       HoodieWriteConfig config = changed || state.writeConfig == null
           ? tables.writeConfig(state.table, metaClient) : state.writeConfig;
       state.writeConfig = config;
-      if (!state.paused) {
+      // Loading the table can take seconds; a table handed to another replica meanwhile is planned by it.
+      if (!state.paused && owned.test(state.table.id())) {
         DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table, metaClient, config);
         state.timeTriggered = outcome.timeTriggered();
         state.recheckAt = outcome.recheckAt().orElse(null);

@@ -43,6 +43,20 @@ public final class DaemonApi {
     return get("/api/v1/tables");
   }
 
+  /** The Prometheus text of a daemon's admin port. */
+  public static String metrics(int adminPort) {
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + adminPort + "/prometheus"))
+        .timeout(Duration.ofSeconds(5)).GET().build();
+    try {
+      return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body();
+    } catch (IOException e) {
+      throw new UncheckedIOException("GET /prometheus on port " + adminPort, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   private List<Map<String, Object>> get(String path) {
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
         .timeout(Duration.ofSeconds(5)).GET().build();
