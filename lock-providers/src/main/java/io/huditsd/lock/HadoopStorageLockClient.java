@@ -52,6 +52,7 @@ public final class HadoopStorageLockClient implements StorageLockClient {
   private final Path lockFile;
   private final FileSystem fileSystem;
   private final Pattern generationName;
+  private final Pattern temporaryName;
   private final boolean local;
 
   /** The constructor Hudi's StorageBasedLockProvider calls for a client; Hadoop settings from the class path. */
@@ -78,6 +79,7 @@ public final class HadoopStorageLockClient implements StorageLockClient {
     this.fileSystem = opened instanceof org.apache.hadoop.fs.LocalFileSystem checksummed ? checksummed.getRaw()
         : opened;
     this.generationName = Pattern.compile(Pattern.quote(lockFile.getName()) + "\\.(\\d{19})");
+    this.temporaryName = Pattern.compile("\\." + Pattern.quote(lockFile.getName()) + "\\.(\\d{19})\\..+\\.tmp");
   }
 
   /** The file holding {@code generation}. */
@@ -137,15 +139,26 @@ public final class HadoopStorageLockClient implements StorageLockClient {
     }
   }
 
-  private void deleteBelow(List<Long> generations, long keepFrom) {
+  /** Deletes generations below {@code keepFrom}, and files a writer killed mid-publish left for them. */
+  private void deleteBelow(List<Long> generations, long keepFrom) throws IOException {
     for (long generation : generations) {
       if (generation < keepFrom) {
-        try {
-          fileSystem.delete(generationFile(generation), false);
-        } catch (IOException e) {
-          LOG.debug("Cannot delete old lock generation {}", generationFile(generation), e);
-        }
+        deleteQuietly(generationFile(generation));
       }
+    }
+    for (FileStatus status : fileSystem.listStatus(lockFile.getParent())) {
+      Matcher matcher = temporaryName.matcher(status.getPath().getName());
+      if (matcher.matches() && Long.parseLong(matcher.group(1)) < keepFrom) {
+        deleteQuietly(status.getPath());
+      }
+    }
+  }
+
+  private void deleteQuietly(Path path) {
+    try {
+      fileSystem.delete(path, false);
+    } catch (IOException e) {
+      LOG.debug("Cannot delete old lock file {}", path, e);
     }
   }
 

@@ -100,11 +100,13 @@ class TestHadoopStorageLocks {
         .as("a write from a version that is no longer current").isEqualTo(LockUpsertResult.ACQUIRED_BY_OTHERS);
 
     StorageLockFile current = taken.getRight().get();
+    // What a writer killed between writing and publishing generation 3 leaves behind.
+    Files.writeString(basePath.resolve(".hoodie/.locks/.table_lock.json.0000000000000000003.1234.tmp"), "{}");
     for (int renewal = 0; renewal < 5; renewal++) {
       current = second.tryUpsertLockFile(new StorageLockData(false, 4_000 + renewal, "second"), Option.of(current))
           .getRight().get();
     }
-    assertThat(lockFiles()).as("generations kept after renewals: the current one and the one before")
+    assertThat(lockFiles()).as("files kept after renewals: the current generation and the one before")
         .containsExactly("table_lock.json.0000000000000000006", "table_lock.json.0000000000000000007");
     assertThat(Files.readString(basePath.resolve(".hoodie/.locks/table_lock.json.0000000000000000007")))
         .as("Hudi's lock file JSON").isEqualTo("{\"expired\":false,\"validUntil\":4004,\"owner\":\"second\"}");
