@@ -15,6 +15,7 @@ import io.huditsd.config.WorkerConfig;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.config.WriterLockDefaults;
 import io.huditsd.lock.LockProviderCheck;
+import io.huditsd.lock.ZookeeperClients;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkerPool;
@@ -120,6 +121,7 @@ final class OnceCommand extends Command {
       failures = new OncePass(poller, pool).run(tables, Duration.ofMinutes(namespace.getInt("timeout")), finished);
     } finally {
       pool.shutdown(Duration.ofSeconds(30));
+      ZookeeperClients.closeAll();
     }
     PrintStream out = System.out;
     for (RunRecord run : finished) {

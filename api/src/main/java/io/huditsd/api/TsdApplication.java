@@ -73,7 +73,7 @@ public class TsdApplication extends Application<TsdConfiguration> {
     }
     environment.healthChecks().register("worker-pool", new WorkerPoolHealthCheck(daemon.pool()));
     environment.healthChecks().register("tables", new TablesHealthCheck(daemon.registry(),
-        configuration.getTableHealth()));
+        configuration.getTableHealth(), daemon.ownership()::owns));
     environment.admin().addServlet("live", new ProbeServlet(daemon::isLive)).addMapping("/live");
     environment.admin().addServlet("ready", new ProbeServlet(daemon::isReady)).addMapping("/ready");
   }

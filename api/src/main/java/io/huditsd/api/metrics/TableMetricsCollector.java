@@ -19,6 +19,7 @@ import java.util.Map;
 /**
  * Gauges read from the daemon's state at scrape time: per-table backlog and pending plans, per-table last success
  * per service, and the worker pool. Labels: {@code table} (bounded by the number of tables) and {@code service}.
+ * Per-table figures come from the table's owner only; every replica reports whether it owns each table.
  */
 public final class TableMetricsCollector extends Collector {
   private final TableRegistry registry;
@@ -66,9 +67,14 @@ public final class TableMetricsCollector extends Collector {
       TableSnapshot snapshot = state.snapshot();
       String id = snapshot.table().id();
       List<String> labels = List.of(id);
+      boolean owner = ownership.owns(id);
+      owned.addMetric(labels, owner ? 1 : 0);
+      if (!owner) {
+        // Its owner reports the table; figures here would be stale copies from when this replica owned it.
+        continue;
+      }
       failures.addMetric(labels, snapshot.consecutiveFailures());
       paused.addMetric(labels, snapshot.paused() ? 1 : 0);
-      owned.addMetric(labels, ownership.owns(id) ? 1 : 0);
       if (snapshot.backlog().isPresent()) {
         TableBacklog backlog = snapshot.backlog().get();
         unscheduled.addMetric(labels, backlog.logFileUnscheduledBytes());
