@@ -107,9 +107,8 @@ public final class ZookeeperOwnership implements TableOwnership {
       throw new IllegalStateException("Table ownership of replica " + replicaId + " was started already");
     }
     client.getConnectionStateListenable().addListener((curator, newState) -> connectionChanged(newState));
+    // Nothing here waits for ZooKeeper: a replica started while the ensemble is down owns nothing until it is up.
     client.start();
-    client.createContainers(membersPath);
-    client.createContainers(ownersPath);
     member.start();
     members.listenable().addListener((type, oldData, data) -> reconcileSoon());
     owners.listenable().addListener((type, oldData, data) -> reconcileSoon());
@@ -201,7 +200,7 @@ public final class ZookeeperOwnership implements TableOwnership {
 
   private void claim(String table) throws Exception {
     try {
-      client.create().withMode(CreateMode.EPHEMERAL)
+      client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
           .forPath(ZKPaths.makePath(ownersPath, table), replicaId.getBytes(StandardCharsets.UTF_8));
       unownedSince.remove(table);
       setOwned(table, true, "claimed");

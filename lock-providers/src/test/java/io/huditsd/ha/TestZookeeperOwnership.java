@@ -114,4 +114,17 @@ class TestZookeeperOwnership {
     awaitEveryTableOwnedBy(List.of(a, c), Set.of("a", "c"));
     assertThat(a.changes()).as("ownership changes counted by a").isPositive();
   }
+
+  @Test
+  void aReplicaStartedWhileZookeeperIsDownOwnsNothingUntilItIsBack() throws Exception {
+    awaitEveryTableOwnedBy(replicas, Set.of("a", "b", "c"));
+    replicas.forEach(ZookeeperOwnership::close);
+    replicas.clear();
+    server.stop();
+    ZookeeperOwnership late = replica("late");
+    replicas.add(late);
+    assertThat(TABLES.stream().filter(late::owns).toList()).as("tables owned without ZooKeeper").isEmpty();
+    server.restart();
+    awaitEveryTableOwnedBy(replicas, Set.of("late"));
+  }
 }
