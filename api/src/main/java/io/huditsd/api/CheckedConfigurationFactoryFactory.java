@@ -7,7 +7,9 @@ import io.dropwizard.configuration.ConfigurationFactoryFactory;
 import io.dropwizard.configuration.ConfigurationSourceProvider;
 import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
 import io.huditsd.config.ConfigurationChecks;
+import io.huditsd.config.ServicedTable;
 import io.huditsd.config.ServicedTables;
+import io.huditsd.config.TablePaths;
 import io.huditsd.config.TableSpec;
 import io.huditsd.config.TsdConfiguration;
 import io.huditsd.lock.LockProviderCheck;
@@ -53,12 +55,17 @@ final class CheckedConfigurationFactoryFactory implements ConfigurationFactoryFa
       ServicedTables tables = new ServicedTables(configuration);
       List<TableSpec> specs = configuration.getTables();
       for (int i = 0; i < specs.size(); i++) {
-        errors.addAll(LockProviderCheck.check("tables[" + i + "].hoodie", tables.explicit(specs.get(i)).hoodieKeys()));
+        ServicedTable table = tables.explicit(specs.get(i));
+        errors.addAll(LockProviderCheck.check("tables[" + i + "].hoodie", table.hoodieKeys(), table.basePath()));
       }
       if (!configuration.getDiscovery().roots().isEmpty()) {
         Map<String, String> discovered = new HashMap<>(configuration.getHoodie());
         discovered.putAll(configuration.getDiscovery().hoodie());
         errors.addAll(LockProviderCheck.check("discovery.hoodie", discovered));
+        for (String root : configuration.getDiscovery().roots()) {
+          errors.addAll(LockProviderCheck.check("discovery.hoodie", discovered, TablePaths.normalize(root)).stream()
+              .filter(error -> !errors.contains(error)).toList());
+        }
       }
     }
     if (!errors.isEmpty()) {

@@ -13,6 +13,10 @@ import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunListener;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.ha.TableOwnership;
+import io.huditsd.ha.ZookeeperOwnership;
+import io.huditsd.config.HaConfig;
+import io.huditsd.lock.ZookeeperClients;
 import io.huditsd.scheduler.DiscoveryService;
 import io.huditsd.scheduler.DuePlanner;
 import io.huditsd.scheduler.PollingService;
@@ -26,7 +30,11 @@ import org.apache.hadoop.conf.Configuration;
 import java.time.Duration;
 import java.util.List;
 
-/** The long-running daemon: registry, discovery, polling and the worker pool, started and stopped together. */
+/**
+ * The long-running daemon: registry, discovery, polling, the worker pool and table ownership, started and stopped
+ * together. Every replica registers every table (so any replica's API lists them with their owner); only the owner
+ * polls a table and hands out its work.
+ */
 public final class Daemon implements Managed {
   private final TsdConfiguration configuration;
   private final TableRegistry registry = new TableRegistry();
@@ -39,6 +47,7 @@ public final class Daemon implements Managed {
   private final PollingService polling;
   private final DiscoveryService discovery;
   private final ServicedTables servicedTables;
+  private final TableOwnership ownership;
   private volatile boolean started;
 
   public Daemon(TsdConfiguration configuration, CollectorRegistry metrics, ObjectMapper mapper) {
@@ -48,13 +57,18 @@ public final class Daemon implements Managed {
     this.hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
     this.tables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(configuration.getWorkers()));
     RunListener listeners = RunListener.all(List.of(history, outcomes, new RunMetrics(metrics)));
+    this.ownership = configuration.getHa().<TableOwnership>map(ha -> new ZookeeperOwnership(ha.zookeeper(),
+            ha.basePath(), ha.replicaId(), Duration.ofMillis(ha.sessionTimeout().toMilliseconds()),
+            tableId -> pool().isRunning(tableId)))
+        .orElseGet(() -> TableOwnership.sole(HaConfig.defaultReplicaId()));
     this.pool = new WorkerPool(configuration.getWorkers().count(), configuration.getWorkers().maxAttempts(),
         Duration.ofMillis(configuration.getWorkers().retryBackoff().toMilliseconds()),
         PlanRunner.withDefaultActions(tables), listeners,
-        tableId -> registry.get(tableId).map(TableState::isPaused).orElse(false));
+        tableId -> !ownership.owns(tableId) || registry.get(tableId).map(TableState::isPaused).orElse(false));
     this.planner = new DuePlanner(tables, pool);
     TablePoller poller = new TablePoller(tables, hadoopConfiguration, planner,
-        Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()), new PollMetrics(metrics));
+        Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()), new PollMetrics(metrics),
+        ownership::owns);
     this.polling = new PollingService(poller, registry, configuration.getPolling().threads());
     this.servicedTables = new ServicedTables(configuration);
     this.discovery = new DiscoveryService(
@@ -62,11 +76,43 @@ public final class Daemon implements Managed {
         configuration.getDiscovery().roots(), servicedTables, registry,
         Duration.ofMillis(configuration.getDiscovery().interval().toMilliseconds()));
     registry.addListener(polling);
-    new TableMetricsCollector(registry, pool, outcomes).register(metrics);
+    registry.addListener(new TableRegistry.Listener() {
+      @Override
+      public void added(TableState state) {
+        ownership.track(state.table().id());
+      }
+
+      @Override
+      public void removed(TableState state) {
+        ownership.untrack(state.table().id());
+      }
+    });
+    ownership.addListener(new TableOwnership.Listener() {
+      @Override
+      public void gained(String tableId) {
+        registry.get(tableId).ifPresent(state -> {
+          state.replanOnNextPoll();
+          try {
+            polling.pollNow(tableId);
+          } catch (IllegalStateException e) {
+            // Not scheduled yet; its first poll comes on its own.
+          }
+        });
+        pool.wake();
+      }
+
+      @Override
+      public void lost(String tableId) {
+        // The new owner enqueues the table's plans itself; running ones finish here (their commits are fenced).
+        pool.cancelQueued(tableId);
+      }
+    });
+    new TableMetricsCollector(registry, pool, outcomes, ownership).register(metrics);
   }
 
   @Override
   public void start() throws Exception {
+    ownership.start();
     polling.start();
     for (TableSpec spec : configuration.getTables()) {
       registry.add(servicedTables.explicit(spec));
@@ -90,6 +136,13 @@ public final class Daemon implements Managed {
     discovery.close();
     polling.close();
     pool.shutdown(Duration.ofSeconds(60));
+    // After the pool: tables are handed over only once their running work is done.
+    ownership.close();
+    ZookeeperClients.closeAll();
+  }
+
+  public TableOwnership ownership() {
+    return ownership;
   }
 
   public TableRegistry registry() {

@@ -13,7 +13,9 @@ import io.huditsd.config.TableIds;
 import io.huditsd.config.TablePaths;
 import io.huditsd.config.WorkerConfig;
 import io.huditsd.executors.HudiTables;
+import io.huditsd.config.WriterLockDefaults;
 import io.huditsd.lock.LockProviderCheck;
+import io.huditsd.lock.ZookeeperClients;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkerPool;
@@ -86,7 +88,15 @@ final class OnceCommand extends Command {
         probe.requireTableLayout(basePath);
         HoodieTableMetaClient metaClient = hudiTables.metaClient(basePath);
         TableProbe.requireSupportedVersion(metaClient);
-        tables.add(new ServicedTable(TableIds.derive(basePath), basePath, services, Duration.ofSeconds(30), hoodie));
+        // As the daemon: the writers' lock from hudi-defaults.conf unless --hoodie-conf names one.
+        Map<String, String> keys = new java.util.HashMap<>(WriterLockDefaults.keys());
+        keys.putAll(hoodie);
+        List<String> lockErrors = LockProviderCheck.check("--hoodie-conf", keys, basePath);
+        if (!lockErrors.isEmpty()) {
+          problems.addAll(lockErrors);
+          continue;
+        }
+        tables.add(new ServicedTable(TableIds.derive(basePath), basePath, services, Duration.ofSeconds(30), keys));
       } catch (TableProblem e) {
         problems.add(e.getMessage());
       } catch (RuntimeException e) {
@@ -111,6 +121,7 @@ final class OnceCommand extends Command {
       failures = new OncePass(poller, pool).run(tables, Duration.ofMinutes(namespace.getInt("timeout")), finished);
     } finally {
       pool.shutdown(Duration.ofSeconds(30));
+      ZookeeperClients.closeAll();
     }
     PrintStream out = System.out;
     for (RunRecord run : finished) {

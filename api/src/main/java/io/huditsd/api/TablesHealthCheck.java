@@ -10,18 +10,22 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Unhealthy while any table has a plan pending past {@code tableHealth.stuckPlanAfter} or has failed
- * {@code tableHealth.failedPolls} polls in a row. The message names each such table and why.
+ * {@code tableHealth.failedPolls} polls in a row. The message names each such table and why. Only tables this replica
+ * owns are judged: the others are their owners' to poll and report.
  */
 final class TablesHealthCheck extends HealthCheck {
   private final TableRegistry registry;
   private final Duration stuckAfter;
   private final int failedPolls;
+  private final Predicate<String> owned;
 
-  TablesHealthCheck(TableRegistry registry, HealthThresholds thresholds) {
+  TablesHealthCheck(TableRegistry registry, HealthThresholds thresholds, Predicate<String> owned) {
     this.registry = registry;
+    this.owned = owned;
     this.stuckAfter = Duration.ofMillis(thresholds.stuckPlanAfter().toMilliseconds());
     this.failedPolls = thresholds.failedPolls();
   }
@@ -33,6 +37,9 @@ final class TablesHealthCheck extends HealthCheck {
     for (TableState state : registry.all()) {
       TableSnapshot snapshot = state.snapshot();
       String id = snapshot.table().id();
+      if (!owned.test(id)) {
+        continue;
+      }
       if (snapshot.consecutiveFailures() >= failedPolls) {
         problems.add(id + ": " + snapshot.consecutiveFailures() + " failed polls in a row ("
             + snapshot.lastError().orElse("no message") + ")");

@@ -74,12 +74,12 @@ public class TsdApplication extends Application<TsdConfiguration> {
     Daemon daemon = new Daemon(configuration, metrics, environment.getObjectMapper());
     environment.lifecycle().manage(daemon);
     environment.jersey().register(new TablesResource(daemon.registry(), daemon.tables(), daemon.pool(),
-        daemon.history(), daemon.outcomes(), daemon.planner()));
+        daemon.history(), daemon.outcomes(), daemon.planner(), daemon.ownership()));
     environment.jersey().register(new RunsResource(daemon.pool(), daemon.history()));
     environment.jersey().register(new OpenApiResource());
     environment.jersey().register(new TableServiceManagerResource(daemon.registry(), daemon.tables(), daemon.pool(),
         new ServicedTables(configuration), new TableProbe(daemon.hadoopConfiguration()),
-        configuration.getTableServiceManager().registerUnknownTables()));
+        configuration.getTableServiceManager().registerUnknownTables(), daemon.ownership()));
     environment.jersey().register(new BodySizeFilter(configuration.getAuth().maxBodyBytes()));
     environment.jersey().register(new JsonErrorMapper());
     Optional<String> token = ApiToken.read(configuration.getAuth());
@@ -91,7 +91,7 @@ public class TsdApplication extends Application<TsdConfiguration> {
     }
     environment.healthChecks().register("worker-pool", new WorkerPoolHealthCheck(daemon.pool()));
     environment.healthChecks().register("tables", new TablesHealthCheck(daemon.registry(),
-        configuration.getTableHealth()));
+        configuration.getTableHealth(), daemon.ownership()::owns));
     environment.admin().addServlet("live", new ProbeServlet(daemon::isLive)).addMapping("/live");
     environment.admin().addServlet("ready", new ProbeServlet(daemon::isReady)).addMapping("/ready");
   }

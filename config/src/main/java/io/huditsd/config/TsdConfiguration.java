@@ -24,6 +24,7 @@ public class TsdConfiguration extends Configuration {
   private AuthConfig auth = AuthConfig.defaults();
   private HistoryConfig history = HistoryConfig.defaults();
   private HealthThresholds tableHealth = HealthThresholds.defaults();
+  private HaConfig ha;
 
   /** Explicitly listed tables with their overrides. */
   @JsonProperty
@@ -123,6 +124,17 @@ public class TsdConfiguration extends Configuration {
   @JsonProperty
   public void setTableServiceManager(TableServiceManagerConfig tableServiceManager) {
     this.tableServiceManager = tableServiceManager == null ? TableServiceManagerConfig.defaults() : tableServiceManager;
+  }
+
+  /** Replicas sharing the tables through ZooKeeper; absent: this process owns every table. */
+  @JsonProperty
+  public java.util.Optional<HaConfig> getHa() {
+    return java.util.Optional.ofNullable(ha);
+  }
+
+  @JsonProperty
+  public void setHa(HaConfig ha) {
+    this.ha = ha;
   }
 
   /** {@code hoodie.*} keys passed to the write config of every table. */

@@ -64,4 +64,23 @@ class TestServicedTables {
         "file:/data/lake/events", Set.of(ServiceType.COMPACTION, ServiceType.CLEAN), Duration.ofSeconds(20),
         Map.of("hoodie.clean.commits.retained", "10", "hoodie.keep.max.commits", "40")));
   }
+
+  @Test
+  void theWritersLockFromHudiDefaultsAppliesUnlessTheConfigurationNamesOne() throws Exception {
+    Map<String, String> writers = Map.of(
+        "hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider",
+        "hoodie.write.lock.zookeeper.url", "zk1");
+    TsdConfiguration configuration = parse(YAML + """
+            hoodie:
+              hoodie.write.lock.provider: org.apache.hudi.client.transaction.lock.InProcessLockProvider
+        """);
+    ServicedTables tables = new ServicedTables(configuration, writers);
+
+    assertThat(tables.explicit(configuration.getTables().get(0)).hoodieKeys())
+        .containsAllEntriesOf(writers);
+    assertThat(tables.discovered("/data/lake/events").hoodieKeys()).containsAllEntriesOf(writers);
+    assertThat(tables.explicit(configuration.getTables().get(1)).hoodieKeys())
+        .containsEntry("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.InProcessLockProvider")
+        .containsEntry("hoodie.write.lock.zookeeper.url", "zk1");
+  }
 }

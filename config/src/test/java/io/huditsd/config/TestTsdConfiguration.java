@@ -157,4 +157,28 @@ class TestTsdConfiguration {
     assertThatThrownBy(() -> parse("tables:\n  - path: /data/orders\n    pollInterval: 0s\n"))
         .hasMessageContaining("pollInterval must be positive, got 0 seconds");
   }
+
+  @Test
+  void theHaSectionNamesTheEnsembleAndDefaultsTheRest() throws Exception {
+    assertThat(parse("tables:\n  - path: /data/orders\n").getHa()).isEmpty();
+    HaConfig ha = parse("""
+        ha:
+          zookeeper: zk1:2181,zk2:2181
+        tables:
+          - path: /data/orders
+        """).getHa().orElseThrow();
+    assertThat(ha.zookeeper()).isEqualTo("zk1:2181,zk2:2181");
+    assertThat(ha.basePath()).isEqualTo("/hudi-tsd");
+    assertThat(ha.replicaId()).endsWith("-" + ProcessHandle.current().pid());
+    assertThat(ha.sessionTimeout()).isEqualTo(Duration.seconds(30));
+    assertThat(parse("ha:\n  zookeeper: zk1\n  replicaId: tsd-a\n  basePath: /tsd/prod\n  sessionTimeout: 10s\n"
+        + "tables:\n  - path: /data/orders\n").getHa()).contains(
+        new HaConfig("zk1", "/tsd/prod", "tsd-a", Duration.seconds(10)));
+    assertThatThrownBy(() -> parse("ha:\n  basePath: /tsd\n"))
+        .hasMessageContaining("zookeeper is required: the ensemble's host:port list");
+    assertThatThrownBy(() -> parse("ha:\n  zookeeper: zk1\n  replicaId: 'tsd a'\n"))
+        .hasMessageContaining("replicaId must be 1 to 128 letters, digits, '_', '-' or '.', got tsd a");
+    assertThatThrownBy(() -> parse("ha:\n  zookeeper: zk1\n  basePath: tsd/\n"))
+        .hasMessageContaining("basePath must be an absolute znode path like /hudi-tsd, got tsd/");
+  }
 }

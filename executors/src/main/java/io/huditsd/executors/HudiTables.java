@@ -3,6 +3,7 @@ package io.huditsd.executors;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TableWriteConfigs;
+import io.huditsd.lock.FencedHadoopStorage;
 import io.huditsd.lock.MeteredLocks;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.client.HoodieJavaWriteClient;
@@ -21,9 +22,13 @@ public final class HudiTables {
   private final StorageConfiguration<Configuration> storageConfiguration;
   private final HeartbeatSettings heartbeat;
 
+  /**
+   * @param hadoopConfiguration Hadoop settings for every table; Hudi's storage built from it is made fenced (see
+   *     {@link FencedHadoopStorage}), so no timeline write happens under a table lock that was lost
+   */
   public HudiTables(Configuration hadoopConfiguration, HeartbeatSettings heartbeat) {
-    this.storageConfiguration = new HadoopStorageConfiguration(
-        Objects.requireNonNull(hadoopConfiguration, "hadoopConfiguration is null"));
+    FencedHadoopStorage.install(Objects.requireNonNull(hadoopConfiguration, "hadoopConfiguration is null"));
+    this.storageConfiguration = new HadoopStorageConfiguration(hadoopConfiguration);
     this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat is null");
   }
 
@@ -53,10 +58,13 @@ public final class HudiTables {
         .build();
   }
 
-  /** The table's write config, with its lock provider metered (see {@link MeteredLocks}). */
+  /**
+   * The table's write config, with its lock provider metered and, where the daemon has one, replaced by its fenced
+   * equivalent (see {@link MeteredLocks}).
+   */
   public HoodieWriteConfig writeConfig(ServicedTable table, HoodieTableMetaClient metaClient) {
-    return TableWriteConfigs.build(metaClient,
-        MeteredLocks.wrap(table.id(), table.hoodieKeys(), TableWriteConfigs.IN_PROCESS_LOCK_PROVIDER), heartbeat);
+    return TableWriteConfigs.build(metaClient, MeteredLocks.wrap(table.id(), table.basePath(), table.hoodieKeys(),
+        TableWriteConfigs.IN_PROCESS_LOCK_PROVIDER), heartbeat);
   }
 
   public Map<String, String> effectiveKeys(ServicedTable table, HoodieTableMetaClient metaClient) {

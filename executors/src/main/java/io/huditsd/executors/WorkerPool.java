@@ -76,7 +76,8 @@ public final class WorkerPool implements AutoCloseable {
   }
 
   /**
-   * @param pausedTables tells whether a table is paused; its queued items stay queued until {@link #wake()} after
+   * @param pausedTables tells whether a table is held back (paused, or owned by another replica); its queued items
+   *     stay queued until {@link #wake()} after
    *     it is resumed
    */
   public WorkerPool(int workers, int maxAttempts, Duration retryBackoff, Function<WorkItem, ActionResult> runner,
@@ -144,6 +145,38 @@ public final class WorkerPool implements AutoCloseable {
       lock.unlock();
     }
     return Optional.ofNullable(record);
+  }
+
+  /** Removes every queued (not running) run of {@code tableId}, e.g. once another replica owns the table. */
+  public List<RunRecord> cancelQueued(String tableId) {
+    List<RunRecord> cancelled = new ArrayList<>();
+    lock.lock();
+    try {
+      for (Iterator<Entry> iterator = queue.iterator(); iterator.hasNext(); ) {
+        Entry entry = iterator.next();
+        if (entry.item.table().id().equals(tableId)) {
+          iterator.remove();
+          byKey.remove(entry.item.key());
+          entry.record = entry.record.finished(RunStatus.CANCELLED, Optional.empty(), entry.record.error());
+          cancelled.add(entry.record);
+          listener.onChange(entry.record);
+        }
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    return cancelled;
+  }
+
+  /** Whether a run of {@code tableId} is executing now. */
+  public boolean isRunning(String tableId) {
+    lock.lock();
+    try {
+      return running.values().stream().anyMatch(entry -> entry.item.table().id().equals(tableId));
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Worker threads alive; fewer than configured means a worker died, which the pool is built never to allow. */

@@ -14,10 +14,44 @@ import java.util.Optional;
 public final class LockProviderCheck {
   public static final String LOCK_PROVIDER_KEY = "hoodie.write.lock.provider";
   public static final String ZOOKEEPER_PROVIDER = "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider";
+  public static final String STORAGE_PROVIDER = "org.apache.hudi.client.transaction.lock.StorageBasedLockProvider";
   private static final List<String> ZOOKEEPER_REQUIRED = List.of("hoodie.write.lock.zookeeper.url",
       "hoodie.write.lock.zookeeper.base_path");
 
   private LockProviderCheck() {
+  }
+
+  /**
+   * As {@link #check(String, Map)}, and whether the storage-based lock can serve a table at {@code basePath}: the
+   * daemon has a client for {@code file} and {@code hdfs}; other schemes need Hudi's client for that store on the
+   * class path (hudi-aws, hudi-gcp and hudi-azure are not published for Hudi 1.2.x).
+   */
+  public static List<String> check(String where, Map<String, String> keys, String basePath) {
+    List<String> errors = check(where, keys);
+    String provider = keys.getOrDefault(LOCK_PROVIDER_KEY, "").trim();
+    if (provider.equals(STORAGE_PROVIDER) && !MeteredLocks.atomicCreateScheme(basePath)) {
+      String scheme = java.net.URI.create(basePath.replace(" ", "%20")).getScheme();
+      java.util.Optional<org.apache.hudi.storage.StorageSchemes> storage = java.util.Arrays
+          .stream(org.apache.hudi.storage.StorageSchemes.values())
+          .filter(candidate -> candidate.getScheme().equals(scheme) && candidate.implementsStorageLock())
+          .findFirst();
+      String client = storage.map(org.apache.hudi.storage.StorageSchemes::getStorageLockClass).orElse(null);
+      if (client == null) {
+        errors.add(where + ": " + STORAGE_PROVIDER + " has no lock client for scheme '" + scheme + "' of "
+            + basePath);
+      } else {
+        try {
+          Class.forName(client, false, LockProviderCheck.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+          errors.add(where + ": " + STORAGE_PROVIDER + " needs " + client + " for " + basePath
+              + ", which is not on the class path");
+        }
+      }
+    } else if (provider.equals(HadoopStorageLockProvider.class.getName())
+        && !MeteredLocks.atomicCreateScheme(basePath)) {
+      errors.add(where + ": " + provider + " supports file and hdfs tables only, not " + basePath);
+    }
+    return errors;
   }
 
   /** Problems with the lock settings in {@code keys}, each naming {@code where}; empty when all is well. */
@@ -38,7 +72,7 @@ public final class LockProviderCheck {
       errors.add(where + ": " + LOCK_PROVIDER_KEY + " '" + className + "' cannot be loaded ("
           + e.getClass().getSimpleName() + ")");
     }
-    if (ZOOKEEPER_PROVIDER.equals(className)) {
+    if (ZOOKEEPER_PROVIDER.equals(className) || ZookeeperFencedLockProvider.class.getName().equals(className)) {
       for (String required : ZOOKEEPER_REQUIRED) {
         if (!keys.containsKey(required)) {
           errors.add(where + ": " + required + " is required with " + className);

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * One poll of one table. Cheap when nothing changed: one listing of the timeline folder compared with the last
@@ -28,6 +29,7 @@ public final class TablePoller {
   private final Duration maxBackoff;
   private final BacklogReader backlogReader;
   private final PollObserver observer;
+  private final Predicate<String> owned;
 
   public TablePoller(HudiTables tables, Configuration hadoopConfiguration, DuePlanner planner, Duration maxBackoff) {
     this(tables, hadoopConfiguration, planner, maxBackoff, PollObserver.NONE);
@@ -35,6 +37,16 @@ public final class TablePoller {
 
   public TablePoller(HudiTables tables, Configuration hadoopConfiguration, DuePlanner planner, Duration maxBackoff,
                      PollObserver observer) {
+    this(tables, hadoopConfiguration, planner, maxBackoff, observer, tableId -> true);
+  }
+
+  /**
+   * @param owned whether this replica owns a table; tables owned by other replicas are not polled (their owner
+   *     polls, schedules and executes them)
+   */
+  public TablePoller(HudiTables tables, Configuration hadoopConfiguration, DuePlanner planner, Duration maxBackoff,
+                     PollObserver observer, Predicate<String> owned) {
+    this.owned = Objects.requireNonNull(owned, "owned is null");
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.hadoopConfiguration = Objects.requireNonNull(hadoopConfiguration, "hadoopConfiguration is null");
     this.planner = Objects.requireNonNull(planner, "planner is null");
@@ -47,12 +59,16 @@ public final class TablePoller {
   public enum Result {
     UNCHANGED,
     PLANNED,
+    NOT_OWNED,
     IN_BACKOFF,
     FAILED
   }
 
   public Result poll(TableState state, boolean force) {
     Instant now = Instant.now();
+    if (!owned.test(state.table.id())) {
+      return Result.NOT_OWNED;
+    }
     if (!force && now.isBefore(state.nextAttempt)) {
       return Result.IN_BACKOFF;
     }
@@ -85,7 +101,8 @@ public final class TablePoller {
       HoodieWriteConfig config = changed || state.writeConfig == null
           ? tables.writeConfig(state.table, metaClient) : state.writeConfig;
       state.writeConfig = config;
-      if (!state.paused) {
+      // Loading the table can take seconds; a table handed to another replica meanwhile is planned by it.
+      if (!state.paused && owned.test(state.table.id())) {
         DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table, metaClient, config);
         state.timeTriggered = outcome.timeTriggered();
         state.recheckAt = outcome.recheckAt().orElse(null);

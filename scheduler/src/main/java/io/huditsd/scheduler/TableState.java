@@ -54,6 +54,14 @@ public final class TableState {
     }
   }
 
+  /**
+   * Makes the next poll plan and enqueue even if the timeline did not change, e.g. once this replica owns the table
+   * again: plans that arrived meanwhile were never enqueued here.
+   */
+  public void replanOnNextPoll() {
+    this.fingerprint = null;
+  }
+
   /** The meta client of the last poll, if the table was read already. */
   public java.util.Optional<HoodieTableMetaClient> metaClient() {
     return java.util.Optional.ofNullable(metaClient);

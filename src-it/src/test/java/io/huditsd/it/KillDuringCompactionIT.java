@@ -180,7 +180,7 @@ class KillDuringCompactionIT {
   }
 
   /** The instant of an inflight compaction that has started writing base files, if there is one. */
-  private static Optional<String> compactionBeingWritten(Path basePath) throws IOException {
+  static Optional<String> compactionBeingWritten(Path basePath) throws IOException {
     Path timeline = basePath.resolve(".hoodie/timeline");
     if (!Files.isDirectory(timeline)) {
       return Optional.empty();

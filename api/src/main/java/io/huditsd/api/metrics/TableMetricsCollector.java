@@ -3,6 +3,7 @@ package io.huditsd.api.metrics;
 import io.huditsd.api.ServiceOutcomes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.ha.TableOwnership;
 import io.huditsd.scheduler.TableRegistry;
 import io.huditsd.scheduler.TableSnapshot;
 import io.huditsd.scheduler.TableState;
@@ -18,16 +19,20 @@ import java.util.Map;
 /**
  * Gauges read from the daemon's state at scrape time: per-table backlog and pending plans, per-table last success
  * per service, and the worker pool. Labels: {@code table} (bounded by the number of tables) and {@code service}.
+ * Per-table figures come from the table's owner only; every replica reports whether it owns each table.
  */
 public final class TableMetricsCollector extends Collector {
   private final TableRegistry registry;
   private final WorkerPool pool;
   private final ServiceOutcomes outcomes;
+  private final TableOwnership ownership;
 
-  public TableMetricsCollector(TableRegistry registry, WorkerPool pool, ServiceOutcomes outcomes) {
+  public TableMetricsCollector(TableRegistry registry, WorkerPool pool, ServiceOutcomes outcomes,
+                               TableOwnership ownership) {
     this.registry = registry;
     this.pool = pool;
     this.outcomes = outcomes;
+    this.ownership = ownership;
   }
 
   @Override
@@ -52,6 +57,8 @@ public final class TableMetricsCollector extends Collector {
     GaugeMetricFamily failures = new GaugeMetricFamily("tsd_poll_consecutive_failures",
         "Polls of the table that failed in a row", table);
     GaugeMetricFamily paused = new GaugeMetricFamily("tsd_table_paused", "1 when the table is paused", table);
+    GaugeMetricFamily owned = new GaugeMetricFamily("tsd_table_owned",
+        "1 when this replica owns the table (polls, schedules and executes it)", table);
 
     Instant now = Instant.now();
     int tables = 0;
@@ -60,6 +67,12 @@ public final class TableMetricsCollector extends Collector {
       TableSnapshot snapshot = state.snapshot();
       String id = snapshot.table().id();
       List<String> labels = List.of(id);
+      boolean owner = ownership.owns(id);
+      owned.addMetric(labels, owner ? 1 : 0);
+      if (!owner) {
+        // Its owner reports the table; figures here would be stale copies from when this replica owned it.
+        continue;
+      }
       failures.addMetric(labels, snapshot.consecutiveFailures());
       paused.addMetric(labels, snapshot.paused() ? 1 : 0);
       if (snapshot.backlog().isPresent()) {
@@ -82,7 +95,9 @@ public final class TableMetricsCollector extends Collector {
       }
     }
     List<MetricFamilySamples> families = new ArrayList<>(List.of(unscheduled, scheduled, logFiles, fileGroups,
-        smallFiles, pending, oldestAge, deltaCommits, lastSuccess, failures, paused));
+        smallFiles, pending, oldestAge, deltaCommits, lastSuccess, failures, paused, owned));
+    families.add(new io.prometheus.client.CounterMetricFamily("tsd_ownership_changes_total",
+        "Tables this replica gained or lost since it started", ownership.changes()));
     families.add(new GaugeMetricFamily("tsd_tables", "Tables being serviced", tables));
     families.add(new GaugeMetricFamily("tsd_worker_queued", "Runs waiting in the worker queue", pool.queuedCount()));
     families.add(new GaugeMetricFamily("tsd_worker_running", "Runs executing now", pool.runningCount()));

@@ -8,6 +8,7 @@ import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.ha.TableOwnership;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.scheduler.TableProblem;
 import io.huditsd.scheduler.TableRegistry;
@@ -46,9 +47,12 @@ public final class TableServiceManagerResource {
   private final ServicedTables servicedTables;
   private final TableProbe probe;
   private final boolean registerUnknownTables;
+  private final TableOwnership ownership;
 
   public TableServiceManagerResource(TableRegistry registry, HudiTables tables, WorkerPool pool,
-                                     ServicedTables servicedTables, TableProbe probe, boolean registerUnknownTables) {
+                                     ServicedTables servicedTables, TableProbe probe, boolean registerUnknownTables,
+                                     TableOwnership ownership) {
+    this.ownership = java.util.Objects.requireNonNull(ownership, "ownership is null");
     this.registry = registry;
     this.tables = tables;
     this.pool = pool;
@@ -81,6 +85,12 @@ public final class TableServiceManagerResource {
     TableState state = registry.byBasePath(normalized).orElseGet(() -> register(normalized));
     List<String> requested = instants == null ? List.of()
         : Arrays.stream(instants.split(",")).map(String::trim).filter(text -> !text.isEmpty()).toList();
+    if (!ownership.owns(state.table().id())) {
+      // The owner enqueues every pending plan of the table on its next poll, this one included.
+      String owner = ownership.owner(state.table().id()).orElse("no replica right now");
+      return new Answer(state.table().id(), List.of(), requested, "table is owned by " + owner
+          + "; its owner executes the plans");
+    }
     List<PendingPlan> pending = PendingPlans.list(tables.metaClient(normalized));
     List<String> queued = new ArrayList<>();
     List<String> ignored = new ArrayList<>();

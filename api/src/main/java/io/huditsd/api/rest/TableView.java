@@ -18,12 +18,13 @@ import java.util.TreeMap;
  * @param backlog backlog figures as of the last changed poll
  * @param services per enabled service, its last success and last failure
  * @param effectivePolicy the hoodie.* keys the daemon passes to Hudi for this table (detail view only)
+ * @param owner the replica that owns the table (polls, schedules and executes it); absent while none does
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TableView(String id, String basePath, String tableType, Integer tableVersion, long pollIntervalSeconds,
                         boolean paused, Instant lastPoll, Instant lastChange, int consecutiveFailures,
                         String lastError, Map<String, Integer> pendingPlans, BacklogView backlog,
-                        Map<String, ServiceView> services, Map<String, String> effectivePolicy) {
+                        Map<String, ServiceView> services, Map<String, String> effectivePolicy, String owner) {
 
   /** Backlog figures. */
   public record BacklogView(Instant computedAt, long fileGroups, long logFiles, long logFileScheduledBytes,
@@ -36,7 +37,7 @@ public record TableView(String id, String basePath, String tableType, Integer ta
   }
 
   public static TableView of(TableSnapshot snapshot, Map<ServiceType, ServiceOutcomes.Outcome> outcomes,
-                             Map<String, String> effectivePolicy) {
+                             Map<String, String> effectivePolicy, String owner) {
     Map<String, Integer> pending = null;
     BacklogView backlog = null;
     if (snapshot.backlog().isPresent()) {
@@ -63,6 +64,6 @@ public record TableView(String id, String basePath, String tableType, Integer ta
     return new TableView(snapshot.table().id(), snapshot.table().basePath(), snapshot.tableType().orElse(null),
         snapshot.tableVersion().orElse(null), snapshot.table().pollInterval().toSeconds(), snapshot.paused(),
         snapshot.lastPoll().orElse(null), snapshot.lastChange().orElse(null), snapshot.consecutiveFailures(),
-        snapshot.lastError().orElse(null), pending, backlog, services, effectivePolicy);
+        snapshot.lastError().orElse(null), pending, backlog, services, effectivePolicy, owner);
   }
 }

@@ -9,6 +9,7 @@ import io.huditsd.executors.PendingPlans;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.ha.TableOwnership;
 import io.huditsd.scheduler.DuePlanner;
 import io.huditsd.scheduler.PlanPreview;
 import io.huditsd.scheduler.TableRegistry;
@@ -45,9 +46,11 @@ public final class TablesResource {
   private final ServiceOutcomes outcomes;
   private final DuePlanner planner;
   private final PlanPreview preview;
+  private final TableOwnership ownership;
 
   public TablesResource(TableRegistry registry, HudiTables tables, WorkerPool pool, RunHistory history,
-                        ServiceOutcomes outcomes, DuePlanner planner) {
+                        ServiceOutcomes outcomes, DuePlanner planner, TableOwnership ownership) {
+    this.ownership = Objects.requireNonNull(ownership, "ownership is null");
     this.registry = Objects.requireNonNull(registry, "registry is null");
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.pool = Objects.requireNonNull(pool, "pool is null");
@@ -60,7 +63,7 @@ public final class TablesResource {
   @GET
   public List<TableView> list() {
     return registry.all().stream()
-        .map(state -> TableView.of(state.snapshot(), outcomes.of(state.table().id()), null))
+        .map(state -> TableView.of(state.snapshot(), outcomes.of(state.table().id()), null, owner(state.table().id())))
         .sorted(Comparator.comparing(TableView::id)).toList();
   }
 
@@ -68,7 +71,8 @@ public final class TablesResource {
   @Path("/{id}")
   public TableView get(@PathParam("id") String id) {
     TableState state = table(id);
-    return TableView.of(state.snapshot(), outcomes.of(id), tables.effectiveKeys(state.table(), metaClient(state)));
+    return TableView.of(state.snapshot(), outcomes.of(id), tables.effectiveKeys(state.table(), metaClient(state)),
+        owner(id));
   }
 
   @GET
@@ -106,6 +110,7 @@ public final class TablesResource {
   @Path("/{id}/plans/{instant}/execute")
   public Response execute(@PathParam("id") String id, @PathParam("instant") String instant) {
     TableState state = table(id);
+    requireOwned(state);
     requireNotPaused(state);
     PendingPlan plan = PendingPlans.list(tables.metaClient(state.table().basePath())).stream()
         .filter(pending -> pending.instant().equals(instant))
@@ -150,6 +155,7 @@ public final class TablesResource {
       return Response.ok(new ScheduleResponse(service.configName(), true, null, view,
           view == null ? "nothing to plan" : "plan previewed, nothing written")).build();
     }
+    requireOwned(state);
     requireNotPaused(state);
     Optional<String> instant;
     try {
@@ -171,7 +177,7 @@ public final class TablesResource {
   public TableView pause(@PathParam("id") String id) {
     TableState state = table(id);
     state.setPaused(true);
-    return TableView.of(state.snapshot(), outcomes.of(id), null);
+    return TableView.of(state.snapshot(), outcomes.of(id), null, owner(id));
   }
 
   @POST
@@ -180,7 +186,7 @@ public final class TablesResource {
     TableState state = table(id);
     state.setPaused(false);
     pool.wake();
-    return TableView.of(state.snapshot(), outcomes.of(id), null);
+    return TableView.of(state.snapshot(), outcomes.of(id), null, owner(id));
   }
 
   @GET
@@ -198,6 +204,20 @@ public final class TablesResource {
 
   private HoodieTableMetaClient metaClient(TableState state) {
     return state.metaClient().orElseGet(() -> tables.metaClient(state.table().basePath()));
+  }
+
+  private String owner(String id) {
+    return ownership.owner(id).orElse(null);
+  }
+
+  /** Only the owner schedules and executes a table's plans; the others would hand out work twice. */
+  private void requireOwned(TableState state) {
+    String id = state.table().id();
+    if (!ownership.owns(id)) {
+      throw ApiException.conflict("Table '" + id + "' is owned by " + ownership.owner(id)
+          .map(owner -> "replica '" + owner + "'").orElse("no replica right now") + ", not by replica '"
+          + ownership.replicaId() + "'; ask its owner");
+    }
   }
 
   private static void requireNotPaused(TableState state) {

@@ -69,6 +69,20 @@ public final class DaemonApi {
     return get(path.toString(), OBJECT);
   }
 
+  /** The Prometheus text of a daemon's admin port. */
+  public static String metrics(int adminPort) {
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + adminPort + "/prometheus"))
+        .timeout(Duration.ofSeconds(5)).GET().build();
+    try {
+      return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body();
+    } catch (IOException e) {
+      throw new UncheckedIOException("GET /prometheus on port " + adminPort, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   private <T> T get(String path, TypeReference<T> type) {
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
         .timeout(Duration.ofSeconds(5)).GET().build();

@@ -105,6 +105,22 @@ public final class Tsd {
     return new Running(start(logs, arguments), logs);
   }
 
+  /** Starts {@code main} of the test sources in a child JVM on the test class path (a writer, say). */
+  public static Running startMain(Path logs, Class<?> main, String... arguments) {
+    List<String> command = new ArrayList<>(List.of(javaExecutable(), "-Xmx1g", "-cp",
+        System.getProperty("java.class.path"), main.getName()));
+    command.addAll(List.of(arguments));
+    try {
+      Files.createDirectories(logs.getParent());
+      return new Running(new ProcessBuilder(command)
+          .redirectOutput(out(logs).toFile())
+          .redirectError(err(logs).toFile())
+          .start(), logs);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot start " + command, e);
+    }
+  }
+
   private static Process start(Path logs, String... arguments) {
     List<String> command = new ArrayList<>();
     command.add(javaExecutable());

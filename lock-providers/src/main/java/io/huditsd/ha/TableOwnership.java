@@ -1,0 +1,45 @@
+package io.huditsd.ha;
+
+import java.util.Optional;
+
+/**
+ * Which replica owns which table. Only a table's owner polls, schedules and executes it; the others list it with its
+ * owner. A replica that loses a table stops handing out its work at once.
+ */
+public interface TableOwnership extends AutoCloseable {
+  /** Hears of tables this replica gained or lost; called on one thread, in order, and must not block. */
+  interface Listener {
+    void gained(String tableId);
+
+    void lost(String tableId);
+  }
+
+  String replicaId();
+
+  /** Whether this replica owns {@code tableId} now. */
+  boolean owns(String tableId);
+
+  /** The replica that owns {@code tableId}, as far as this replica knows; empty when none does. */
+  Optional<String> owner(String tableId);
+
+  /** This replica services {@code tableId} and may own it. */
+  void track(String tableId);
+
+  /** This replica no longer services {@code tableId}; it gives up ownership. */
+  void untrack(String tableId);
+
+  /** Tables gained plus tables lost by this replica since it started. */
+  long changes();
+
+  void addListener(Listener listener);
+
+  void start() throws Exception;
+
+  @Override
+  void close();
+
+  /** A single replica: it owns every table it services, and no ZooKeeper is involved. */
+  static TableOwnership sole(String replicaId) {
+    return new SoleOwnership(replicaId);
+  }
+}
