@@ -75,7 +75,8 @@ class SparkZookeeperLockIT {
 
       // Only Spark has run so far: the lock node exists only if Spark's commit took the ZooKeeper lock.
       String lockPath = LOCKS + "/" + LOCK_KEY;
-      assertThat(lockNode(zookeeper.getConnectString(), lockPath))
+      Stat beforeDaemon = lockNode(zookeeper.getConnectString(), lockPath);
+      assertThat(beforeDaemon)
           .as("ZooKeeper node %s after Spark's first commit (Hudi's ZookeeperBasedLockProvider in Spark)", lockPath)
           .isNotNull();
 
@@ -85,6 +86,7 @@ class SparkZookeeperLockIT {
       Files.writeString(config, configuration(basePath, port, adminPort, lockKeys));
       TableReader reader = new TableReader(basePath.toString());
       List<String> conflicts = new ArrayList<>();
+      long daemonLocks;
       try (Tsd.Running daemon = Tsd.startDaemon(work.resolve("daemon"), "server", config.toString())) {
         DaemonApi api = new DaemonApi(port);
         await("the daemon's REST API lists table " + TABLE_ID + "; daemon log " + daemon.logs() + ".out")
@@ -145,6 +147,7 @@ class SparkZookeeperLockIT {
 
         // The daemon took the same ZooKeeper lock (its only configured lock) for this table.
         String metrics = DaemonApi.metrics(adminPort);
+        daemonLocks = count(metrics, "tsd_lock_wait_seconds_count");
         assertThat(count(metrics, "tsd_lock_wait_seconds_count")).as("tsd_lock_wait_seconds_count of %s", TABLE_ID)
             .isPositive();
         assertThat(count(metrics, "tsd_lock_failures_total")).as("tsd_lock_failures_total of %s", TABLE_ID)
@@ -154,8 +157,16 @@ class SparkZookeeperLockIT {
             count(metrics, "tsd_lock_wait_seconds_count"), conflicts, askedForCompaction.get());
       }
 
-      assertThat(lockNode(zookeeper.getConnectString(), lockPath)).as("ZooKeeper node %s at the end", lockPath)
-          .isNotNull();
+      Stat atEnd = lockNode(zookeeper.getConnectString(), lockPath);
+      assertThat(atEnd).as("ZooKeeper node %s at the end", lockPath).isNotNull();
+      // Every acquisition of the Curator mutex creates one child of the lock node and its release deletes it: the
+      // child version counts both. More acquisitions than the daemon's own while it ran means Spark took the same
+      // lock node alongside it.
+      long acquisitions = (atEnd.getCversion() - beforeDaemon.getCversion()) / 2;
+      System.out.printf("SparkZookeeperLockIT: lock node %s: %d acquisitions while the daemon ran, %d by the daemon%n",
+          lockPath, acquisitions, daemonLocks);
+      assertThat(acquisitions).as("acquisitions of %s while the daemon ran (the daemon's: %d)", lockPath, daemonLocks)
+          .isGreaterThanOrEqualTo(daemonLocks + BATCHES);
       Map<String, PeerRow> expected = table.expected();
       RowDiff.assertSameRows("Spark snapshot after Spark wrote and the daemon compacted under one ZooKeeper lock",
           expected, table.snapshot());
