@@ -28,11 +28,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 import static io.huditsd.it.support.TrackedTable.concat;
 import static io.huditsd.it.support.TrackedTable.deletes;
@@ -100,7 +103,7 @@ class SparkZookeeperLockIT {
           } catch (AssertionError e) {
             // A write conflict that Hudi reports is retried once; the model already holds the batch (SparkTable
             // applies it before writing) and the retry writes the very same rows.
-            if (!String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("conflict")) {
+            if (!String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("conflict")) {
               throw e;
             }
             conflicts.add("batch " + n + ": " + e.getMessage().lines().findFirst().orElse(""));
@@ -111,7 +114,7 @@ class SparkZookeeperLockIT {
         // read_optimized equals the rows only once every delta commit is compacted: the trigger (2 delta commits)
         // may leave the last ones waiting (see deltaCommitsAfterLastCompaction), so the test then asks for a
         // compaction of its own.
-        java.util.concurrent.atomic.AtomicInteger askedForCompaction = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger askedForCompaction = new AtomicInteger();
         await("every delta commit compacted; daemon log " + daemon.logs() + ".out")
             .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
             .until(() -> {
@@ -200,7 +203,7 @@ class SparkZookeeperLockIT {
 
   private static List<Integer> updatedKeys(int n) {
     int first = (n * 53) % UPDATED_KEYS;
-    return java.util.stream.IntStream.range(0, 60).map(i -> (first + i * 4) % UPDATED_KEYS).distinct()
+    return IntStream.range(0, 60).map(i -> (first + i * 4) % UPDATED_KEYS).distinct()
         .filter(key -> n != 0 || key < 200 || key >= 220).boxed().toList();
   }
 
