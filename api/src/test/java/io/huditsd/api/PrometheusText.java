@@ -10,9 +10,10 @@ import java.util.regex.Pattern;
 /**
  * A strict parser of the Prometheus text exposition format 0.0.4: every line must be a HELP, TYPE or comment line
  * or a well-formed sample; a family's TYPE comes before its samples and only once; a family's samples are
- * contiguous; label values use only the allowed escapes. Any violation throws with the line number.
+ * contiguous; label values use only the allowed escapes. Any violation throws with the line number. (A copy of the
+ * api module's test parser, which is not published as a test jar, with {@link #types} added.)
  */
-final class PrometheusText {
+public final class PrometheusText {
   private static final Pattern NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
   private static final Set<String> TYPES = Set.of("counter", "gauge", "histogram", "summary", "untyped");
@@ -21,7 +22,7 @@ final class PrometheusText {
   }
 
   /** Samples by series ({@code name{a="x",b="y"}} with labels in their given order). */
-  static Map<String, Double> parse(String text) {
+  public static Map<String, Double> parse(String text) {
     Map<String, Double> samples = new LinkedHashMap<>();
     Map<String, String> types = new LinkedHashMap<>();
     Set<String> closedFamilies = new HashSet<>();
@@ -67,6 +68,18 @@ final class PrometheusText {
       }
     }
     return samples;
+  }
+
+  /** Metric families declared by TYPE lines, with their types: families without samples are declared too. */
+  public static Map<String, String> types(String text) {
+    Map<String, String> types = new LinkedHashMap<>();
+    for (String line : text.split("\n")) {
+      String[] parts = line.split(" ", 4);
+      if (parts.length == 4 && parts[0].equals("#") && parts[1].equals("TYPE")) {
+        types.put(parts[2], parts[3]);
+      }
+    }
+    return types;
   }
 
   private record Sample(String name, String series, double value) {

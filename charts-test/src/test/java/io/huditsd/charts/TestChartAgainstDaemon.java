@@ -3,6 +3,7 @@ package io.huditsd.charts;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.testing.DropwizardTestSupport;
+import io.huditsd.api.PrometheusText;
 import io.huditsd.api.TsdApplication;
 import io.huditsd.api.demo.SampleRow;
 import io.huditsd.api.demo.SampleTable;

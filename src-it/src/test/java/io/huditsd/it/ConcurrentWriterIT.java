@@ -1,5 +1,7 @@
 package io.huditsd.it;
 
+import io.huditsd.it.support.DaemonYaml;
+
 import io.huditsd.it.support.ExpectedRows;
 import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.TableReader;
@@ -97,18 +99,7 @@ class ConcurrentWriterIT {
   }
 
   private static String configuration(Path basePath, int port, int adminPort, String zookeeper) {
-    return """
-        server:
-          applicationConnectors:
-            - type: http
-              port: %d
-          adminConnectors:
-            - type: http
-              port: %d
-        logging:
-          level: WARN
-          loggers:
-            io.huditsd: INFO
+    return DaemonYaml.serverAndLogging(port, adminPort) + """
         polling:
           interval: 1s
           maxBackoff: 5s
@@ -124,6 +115,6 @@ class ConcurrentWriterIT {
           hoodie.write.lock.provider: org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider
           hoodie.write.lock.zookeeper.url: "%s"
           hoodie.write.lock.zookeeper.base_path: %s
-        """.formatted(port, adminPort, basePath, zookeeper, LOCKS);
+        """.formatted(basePath, zookeeper, LOCKS);
   }
 }

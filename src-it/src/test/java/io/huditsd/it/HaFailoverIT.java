@@ -1,5 +1,7 @@
 package io.huditsd.it;
 
+import io.huditsd.it.support.DaemonYaml;
+
 import io.huditsd.it.support.DaemonApi;
 import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.TableReader;
@@ -135,18 +137,7 @@ class HaFailoverIT {
   }
 
   private static String configuration(String replica, Path basePath, int port, int adminPort, String zookeeper) {
-    return """
-        server:
-          applicationConnectors:
-            - type: http
-              port: %d
-          adminConnectors:
-            - type: http
-              port: %d
-        logging:
-          level: WARN
-          loggers:
-            io.huditsd: INFO
+    return DaemonYaml.serverAndLogging(port, adminPort) + """
         ha:
           zookeeper: "%s"
           replicaId: %s
@@ -169,6 +160,6 @@ class HaFailoverIT {
           hoodie.write.lock.zookeeper.url: "%s"
           hoodie.write.lock.zookeeper.base_path: %s
           hoodie.write.lock.zookeeper.session_timeout_ms: "10000"
-        """.formatted(port, adminPort, zookeeper, replica, basePath, TABLE, zookeeper, LOCKS);
+        """.formatted(zookeeper, replica, basePath, TABLE, zookeeper, LOCKS);
   }
 }

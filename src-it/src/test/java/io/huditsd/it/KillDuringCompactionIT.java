@@ -1,5 +1,7 @@
 package io.huditsd.it;
 
+import io.huditsd.it.support.DaemonYaml;
+
 import io.huditsd.api.demo.SampleRow;
 import io.huditsd.it.support.DaemonApi;
 import io.huditsd.it.support.DataFiles;
@@ -150,18 +152,7 @@ class KillDuringCompactionIT {
 
   private static String configuration(Path basePath, int port, int adminPort, String heartbeatInterval,
                                       int tolerableMisses) {
-    return """
-        server:
-          applicationConnectors:
-            - type: http
-              port: %d
-          adminConnectors:
-            - type: http
-              port: %d
-        logging:
-          level: WARN
-          loggers:
-            io.huditsd: INFO
+    return DaemonYaml.serverAndLogging(port, adminPort) + """
         polling:
           interval: 1s
           maxBackoff: 5s
@@ -176,7 +167,7 @@ class KillDuringCompactionIT {
             id: killed
         hoodie:
           hoodie.compact.inline.max.delta.commits: "2"
-        """.formatted(port, adminPort, heartbeatInterval, tolerableMisses, basePath);
+        """.formatted(heartbeatInterval, tolerableMisses, basePath);
   }
 
   /** The instant of an inflight compaction that has started writing base files, if there is one. */

@@ -1,5 +1,7 @@
 package io.huditsd.it;
 
+import io.huditsd.it.support.DaemonYaml;
+
 import io.huditsd.it.support.DaemonApi;
 import io.huditsd.it.support.PeerRow;
 import io.huditsd.it.support.RowDiff;
@@ -175,18 +177,7 @@ class SparkMorIT {
   }
 
   private static String configuration(Path basePath, int port, int adminPort, String services) {
-    return """
-        server:
-          applicationConnectors:
-            - type: http
-              port: %d
-          adminConnectors:
-            - type: http
-              port: %d
-        logging:
-          level: WARN
-          loggers:
-            io.huditsd: INFO
+    return DaemonYaml.serverAndLogging(port, adminPort) + """
         polling:
           interval: 1s
           maxBackoff: 5s
@@ -202,7 +193,7 @@ class SparkMorIT {
           # Only the newest version of each file group stays: what the compaction replaced goes.
           hoodie.clean.policy: KEEP_LATEST_FILE_VERSIONS
           hoodie.clean.fileversions.retained: "1"
-        """.formatted(port, adminPort, services, basePath, TABLE_ID);
+        """.formatted(services, basePath, TABLE_ID);
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.huditsd.it;
 
+import io.huditsd.it.support.DaemonYaml;
+
 import io.huditsd.it.support.DaemonApi;
 import io.huditsd.it.support.PeerRow;
 import io.huditsd.it.support.RowDiff;
@@ -200,18 +202,7 @@ class SparkTableServiceManagerIT {
   private static String configuration(int port, int adminPort) {
     StringBuilder hoodie = new StringBuilder();
     MULTI_WRITER.forEach((key, value) -> hoodie.append("  ").append(key).append(": ").append(value).append('\n'));
-    return """
-        server:
-          applicationConnectors:
-            - type: http
-              port: %d
-          adminConnectors:
-            - type: http
-              port: %d
-        logging:
-          level: WARN
-          loggers:
-            io.huditsd: INFO
+    return DaemonYaml.serverAndLogging(port, adminPort) + """
         polling:
           interval: 1s
           maxBackoff: 5s
@@ -224,6 +215,6 @@ class SparkTableServiceManagerIT {
         hoodie:
           # The daemon's own trigger never fires here: every plan is one the writer scheduled.
           hoodie.compact.inline.max.delta.commits: "1000"
-        %s""".formatted(port, adminPort, hoodie);
+        %s""".formatted(hoodie);
   }
 }

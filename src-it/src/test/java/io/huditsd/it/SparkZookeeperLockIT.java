@@ -1,5 +1,7 @@
 package io.huditsd.it;
 
+import io.huditsd.it.support.DaemonYaml;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.huditsd.api.demo.SampleRow;
 import io.huditsd.it.support.DaemonApi;
@@ -292,18 +294,7 @@ class SparkZookeeperLockIT {
   private static String configuration(Path basePath, int port, int adminPort, Map<String, String> lockKeys) {
     StringBuilder hoodie = new StringBuilder();
     lockKeys.forEach((key, value) -> hoodie.append("  ").append(key).append(": \"").append(value).append("\"\n"));
-    return """
-        server:
-          applicationConnectors:
-            - type: http
-              port: %d
-          adminConnectors:
-            - type: http
-              port: %d
-        logging:
-          level: WARN
-          loggers:
-            io.huditsd: INFO
+    return DaemonYaml.serverAndLogging(port, adminPort) + """
         polling:
           interval: 1s
           maxBackoff: 5s
@@ -316,6 +307,6 @@ class SparkZookeeperLockIT {
             id: %s
         hoodie:
           hoodie.compact.inline.max.delta.commits: "2"
-        """.formatted(port, adminPort, basePath, TABLE_ID) + hoodie;
+        """.formatted(basePath, TABLE_ID) + hoodie;
   }
 }
