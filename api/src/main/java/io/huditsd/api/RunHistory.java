@@ -42,10 +42,6 @@ public final class RunHistory implements RunListener {
     file.ifPresent(this::load);
   }
 
-  public static RunHistory inMemory(int capacity, ObjectMapper mapper) {
-    return new RunHistory(capacity, Optional.empty(), mapper);
-  }
-
   @Override
   public synchronized void onChange(RunRecord record) {
     if (!record.status().isFinal()) {
