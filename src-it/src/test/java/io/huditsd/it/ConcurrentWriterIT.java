@@ -99,13 +99,7 @@ class ConcurrentWriterIT {
   }
 
   private static String configuration(Path basePath, int port, int adminPort, String zookeeper) {
-    return DaemonYaml.serverAndLogging(port, adminPort) + """
-        polling:
-          interval: 1s
-          maxBackoff: 5s
-        workers:
-          count: 2
-          retryBackoff: 1s
+    return DaemonYaml.serverAndLogging(port, adminPort) + DaemonYaml.QUICK_POLLING + """
         services: [compaction]
         tables:
           - path: %s

@@ -177,13 +177,7 @@ class SparkMorIT {
   }
 
   private static String configuration(Path basePath, int port, int adminPort, String services) {
-    return DaemonYaml.serverAndLogging(port, adminPort) + """
-        polling:
-          interval: 1s
-          maxBackoff: 5s
-        workers:
-          count: 2
-          retryBackoff: 1s
+    return DaemonYaml.serverAndLogging(port, adminPort) + DaemonYaml.QUICK_POLLING + """
         services: %s
         tables:
           - path: %s

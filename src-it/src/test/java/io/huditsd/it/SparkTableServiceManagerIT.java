@@ -202,13 +202,7 @@ class SparkTableServiceManagerIT {
   private static String configuration(int port, int adminPort) {
     StringBuilder hoodie = new StringBuilder();
     MULTI_WRITER.forEach((key, value) -> hoodie.append("  ").append(key).append(": ").append(value).append('\n'));
-    return DaemonYaml.serverAndLogging(port, adminPort) + """
-        polling:
-          interval: 1s
-          maxBackoff: 5s
-        workers:
-          count: 2
-          retryBackoff: 1s
+    return DaemonYaml.serverAndLogging(port, adminPort) + DaemonYaml.QUICK_POLLING + """
         services: [compaction]
         tableServiceManager:
           registerUnknownTables: true

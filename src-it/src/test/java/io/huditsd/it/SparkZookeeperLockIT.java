@@ -294,13 +294,7 @@ class SparkZookeeperLockIT {
   private static String configuration(Path basePath, int port, int adminPort, Map<String, String> lockKeys) {
     StringBuilder hoodie = new StringBuilder();
     lockKeys.forEach((key, value) -> hoodie.append("  ").append(key).append(": \"").append(value).append("\"\n"));
-    return DaemonYaml.serverAndLogging(port, adminPort) + """
-        polling:
-          interval: 1s
-          maxBackoff: 5s
-        workers:
-          count: 2
-          retryBackoff: 1s
+    return DaemonYaml.serverAndLogging(port, adminPort) + DaemonYaml.QUICK_POLLING + """
         services: [compaction]
         tables:
           - path: %s

@@ -2,6 +2,19 @@ package io.huditsd.it.support;
 
 /** The part of a test daemon's YAML every end-to-end test shares: its ports and a log that shows its runs. */
 public final class DaemonYaml {
+  /**
+   * {@code polling} and {@code workers} for a test that waits on the daemon: a 1 s poll, short backoffs, two workers.
+   * Ends with a line break, so the YAML that follows starts at top level.
+   */
+  public static final String QUICK_POLLING = """
+      polling:
+        interval: 1s
+        maxBackoff: 5s
+      workers:
+        count: 2
+        retryBackoff: 1s
+      """;
+
   private DaemonYaml() {
   }
 
