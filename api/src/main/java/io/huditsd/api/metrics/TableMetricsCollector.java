@@ -82,7 +82,8 @@ public final class TableMetricsCollector extends Collector {
         logFiles.addMetric(labels, backlog.logFiles());
         fileGroups.addMetric(labels, backlog.fileGroups());
         smallFiles.addMetric(labels, backlog.smallBaseFiles());
-        for (ServiceType service : List.of(ServiceType.COMPACTION, ServiceType.CLUSTERING, ServiceType.CLEAN)) {
+        for (ServiceType service : List.of(ServiceType.COMPACTION, ServiceType.CLUSTERING, ServiceType.CLEAN,
+            ServiceType.INDEX)) {
           pending.addMetric(List.of(id, service.configName()), backlog.pendingPlans().getOrDefault(service, 0));
         }
         oldestAge.addMetric(labels, backlog.oldestPendingPlan()
