@@ -8,7 +8,11 @@ import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.LocalTables;
+import io.huditsd.executors.PendingPlan;
+import io.huditsd.executors.PendingPlans;
 import io.huditsd.executors.PlanRunner;
+import io.huditsd.executors.PlanSkippedException;
+import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.RunListener;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.RunStatus;
@@ -29,6 +33,7 @@ import org.apache.hudi.common.table.view.FileSystemViewManager;
 import org.apache.hudi.common.table.view.HoodieTableFileSystemView;
 import org.apache.hudi.common.util.collection.Pair;
 import org.apache.hudi.metadata.HoodieBackedTableMetadata;
+import org.apache.hudi.metadata.MetadataPartitionType;
 import org.apache.parquet.avro.AvroParquetReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
@@ -37,6 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,6 +59,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The daemon builds a record index and column stats on a table that Hudi's Java writer upserts into throughout the
@@ -178,6 +185,91 @@ class TestAsyncIndexing {
       assertRecordIndexPointsAtTheRows(table, rows);
       assertColumnStatsMatchTheFiles(table, after);
     }
+  }
+
+  @Test
+  void anAbandonedBuildIsRolledBackThenBuiltAnew() throws Exception {
+    Path path = directory.resolve("orders");
+    ServicedTable table = tableWithRecordIndexWanted(path);
+    try (LiveWriter writer = new LiveWriter(table.basePath(), "orders", WRITER_INDEX_KEYS)) {
+      writer.upsert(0, 0, 0, 200);
+      String instant = abandonedBuild(table, path, true);
+
+      // The daemon restarted: it finds the inflight build, whose heartbeat expired, and rolls it back.
+      PendingPlan plan = pendingIndexPlan(table);
+      assertThat(plan.instant()).isEqualTo(instant);
+      assertThat(plan.inflight()).isTrue();
+      PlanRunner.withDefaultActions(hudiTables).apply(WorkItem.forPlan(table, plan));
+
+      MetadataIndexState rolledBack = MetadataIndexState.read(metaClient(table));
+      assertThat(rolledBack.pendingPlans()).isEmpty();
+      assertThat(rolledBack.inflight()).isEmpty();
+      assertThat(rolledBack.completed()).containsExactly("files");
+      assertThat(path.resolve(".hoodie/metadata/record_index")).doesNotExist();
+      assertThat(path.resolve(".hoodie/.heartbeat/" + instant)).doesNotExist();
+
+      // The next poll plans the index anew, and it is built.
+      assertThat(planner.planAndEnqueue(table, metaClient(table)).scheduledInstants()).hasSize(1);
+      assertThat(pool.awaitIdle(Duration.ofMinutes(5))).isTrue();
+      assertThat(metaClient(table).getTableConfig().getMetadataPartitions()).contains("record_index");
+      assertRecordIndexPointsAtTheRows(table, readLatestBaseFiles(metaClient(table)));
+    }
+  }
+
+  @Test
+  void anInflightBuildWithoutHeartbeatBelongsToAnotherProcessAndIsLeftAlone() throws Exception {
+    Path path = directory.resolve("orders");
+    ServicedTable table = tableWithRecordIndexWanted(path);
+    try (LiveWriter writer = new LiveWriter(table.basePath(), "orders", WRITER_INDEX_KEYS)) {
+      writer.upsert(0, 0, 0, 50);
+      String instant = abandonedBuild(table, path, false);
+
+      PendingPlan plan = pendingIndexPlan(table);
+      assertThatThrownBy(() -> PlanRunner.withDefaultActions(hudiTables).apply(WorkItem.forPlan(table, plan)))
+          .isInstanceOf(PlanSkippedException.class)
+          .hasMessage("index build " + instant + " is inflight without a heartbeat: another process (Hudi's "
+              + "HoodieIndexer) runs it; hudi-tsd leaves it to that process");
+      MetadataIndexState state = MetadataIndexState.read(metaClient(table));
+      assertThat(state.pendingPlans()).containsOnlyKeys(instant);
+      assertThat(state.inflight()).containsExactly("record_index");
+      // Nor is a second build planned while that one is pending.
+      assertThat(planner.planAndEnqueue(table, metaClient(table)).scheduledInstants()).isEmpty();
+    }
+  }
+
+  private ServicedTable tableWithRecordIndexWanted(Path path) throws IOException {
+    ServicedTable created = new LocalTables(hudiTables).create(path, HoodieTableType.COPY_ON_WRITE, 9, Map.of());
+    return new ServicedTable(created.id(), created.basePath(), Set.of(ServiceType.INDEX), created.pollInterval(),
+        Map.of(), MetadataIndexes.of(Map.of("record_index", IndexOptions.none())));
+  }
+
+  /**
+   * What a build leaves when its process dies midway: the plan inflight, the partition marked inflight with part of
+   * its files written, and (for a daemon's build) a heartbeat that stopped an hour ago.
+   */
+  private String abandonedBuild(ServicedTable table, Path path, boolean withHeartbeat) throws IOException {
+    String instant;
+    try (var client = hudiTables.writeClient(table)) {
+      instant = client.scheduleIndexing(List.of(MetadataPartitionType.RECORD_INDEX), List.of()).get();
+    }
+    HoodieTableMetaClient metaClient = metaClient(table);
+    metaClient.getActiveTimeline().transitionIndexRequestedToInflight(
+        metaClient.getInstantGenerator().getIndexRequestedInstant(instant));
+    metaClient.getTableConfig().setMetadataPartitionsInflight(metaClient, List.of("record_index"));
+    Path partial = Files.createDirectories(path.resolve(".hoodie/metadata/record_index"));
+    Files.writeString(partial.resolve(".record-index-0000-0_" + instant + ".log.1_0-0-0"), "partial");
+    if (withHeartbeat) {
+      Path heartbeat = path.resolve(".hoodie/.heartbeat/" + instant);
+      Files.createDirectories(heartbeat.getParent());
+      Files.writeString(heartbeat, "");
+      assertThat(heartbeat.toFile().setLastModified(System.currentTimeMillis() - 3_600_000)).isTrue();
+    }
+    return instant;
+  }
+
+  private PendingPlan pendingIndexPlan(ServicedTable table) {
+    return PendingPlans.list(metaClient(table)).stream()
+        .filter(plan -> plan.service() == ServiceType.INDEX).findFirst().orElseThrow();
   }
 
   private void assertRecordIndexPointsAtTheRows(ServicedTable table, Map<String, Located> rows) throws Exception {
