@@ -118,12 +118,14 @@ class TestTableWriteConfigs {
   @Test
   void partitionStatsFollowColumnStatsWhateverTheTableSays() throws IOException {
     // Hudi 1.2.0 ignores hoodie.metadata.index.partition.stats.enable: partition stats are on exactly when column
-    // stats are. A table with column_stats but no partition_stats (an older writer's) therefore gets partition
-    // stats written by the daemon's commits. Pinned here so that a Hudi upgrade that changes it is noticed.
+    // stats are. A table with column_stats but no partition_stats (an older writer's) therefore has partition stats
+    // "enabled" in the daemon's write config; hoodie.metadata.index.async=true keeps the daemon's commits from
+    // building them inline. Pinned here so that a Hudi upgrade that changes it is noticed.
     HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, "files,column_stats"), Map.of(), HEARTBEAT);
 
     assertThat(config.getProps().getString("hoodie.metadata.index.partition.stats.enable")).isEqualTo("false");
     assertThat(config.getMetadataConfig().isPartitionStatsIndexEnabled()).isTrue();
+    assertThat(config.isMetadataAsyncIndex()).isTrue();
   }
 
   @Test
