@@ -63,9 +63,9 @@ final class LiveWriter implements AutoCloseable {
     props.put("hoodie.insert.shuffle.parallelism", "2");
     props.put("hoodie.metadata.enable", "true");
     props.put("hoodie.metadata.index.async", "true");
-    // A failed commit's heartbeat expires within seconds once its client is closed.
-    props.put("hoodie.client.heartbeat.interval_in_ms", "1000");
-    props.put("hoodie.client.heartbeat.tolerable.misses", "1");
+    // The daemon's heartbeat settings in the test: a failed commit's heartbeat expires seconds after its client closed.
+    props.put("hoodie.client.heartbeat.interval_in_ms", "5000");
+    props.put("hoodie.client.heartbeat.tolerable.misses", "2");
     props.putAll(indexKeys);
     config = HoodieWriteConfig.newBuilder()
         .withEngineType(EngineType.JAVA)
@@ -97,8 +97,11 @@ final class LiveWriter implements AutoCloseable {
       // Hudi deflates the payloads it wrote: a retry needs records of its own.
       records.clear();
       written.forEach((id, row) -> records.add(record(id, row)));
-      String instant = client.startCommit();
+      String instant = "(not started)";
       try {
+        // Starting can fail too: Hudi rewrites hoodie.properties by deleting and writing it, and a reader in between
+        // finds no table.
+        instant = client.startCommit();
         List<WriteStatus> statuses = client.upsert(records, instant);
         if (statuses.stream().anyMatch(WriteStatus::hasErrors)) {
           throw new IllegalStateException("write errors in commit " + instant);

@@ -19,6 +19,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.huditsd.it.support.TrackedTable.rows;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,6 +58,18 @@ class SparkIndexingIT {
     }
   }
 
+  /** The value of {@code metric} for this table whose labels contain {@code labels}; -1 when absent. */
+  private static long metric(String metrics, String metric, String labels) {
+    Matcher matcher = Pattern.compile("(?m)^" + metric + "\\{([^}]*)} ([0-9.eE+-]+)$")
+        .matcher(metrics);
+    while (matcher.find()) {
+      if (matcher.group(1).contains("table=\"" + TABLE_ID + "\"") && matcher.group(1).contains(labels)) {
+        return (long) Double.parseDouble(matcher.group(2));
+      }
+    }
+    return -1;
+  }
+
   @Test
   void sparkUsesTheIndexesTheDaemonBuilt() throws Exception {
     Path work = Tsd.workDirectory("SparkIndexingIT/daemon");
@@ -75,8 +89,9 @@ class SparkIndexingIT {
     assertThat(reader.metaClient().getTableConfig().getMetadataPartitions()).containsExactly("files");
 
     int port = DaemonApi.freePort();
+    int adminPort = DaemonApi.freePort();
     Path config = work.resolve("tsd.yml");
-    Files.writeString(config, DaemonYaml.serverAndLogging(port, DaemonApi.freePort()) + """
+    Files.writeString(config, DaemonYaml.serverAndLogging(port, adminPort) + """
         polling:
           interval: 1s
           maxBackoff: 5s
@@ -104,6 +119,12 @@ class SparkIndexingIT {
           .filteredOn(run -> "index".equals(run.get("service")))
           .hasSize(2)
           .allSatisfy(run -> assertThat(run).containsEntry("status", "succeeded"));
+      await("tsd_missing_indexes of " + TABLE_ID + " at 0").atMost(Duration.ofSeconds(30))
+          .untilAsserted(() -> assertThat(metric(DaemonApi.metrics(adminPort), "tsd_missing_indexes", ""))
+              .isEqualTo(0));
+      String metrics = DaemonApi.metrics(adminPort);
+      assertThat(metric(metrics, "tsd_runs_total", "service=\"index\",result=\"succeeded\"")).isEqualTo(2);
+      assertThat(metric(metrics, "tsd_runs_total", "service=\"index\",result=\"failed\"")).isZero();
     }
     assertThat(reader.metaClient().getTableConfig().getMetadataPartitionsInflight()).isEmpty();
 
