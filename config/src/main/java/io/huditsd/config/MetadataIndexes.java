@@ -1,12 +1,16 @@
 package io.huditsd.config;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -42,12 +46,12 @@ public record MetadataIndexes(Set<MetadataIndexKind> kinds, List<String> columnS
     Set<MetadataIndexKind> kinds = EnumSet.noneOf(MetadataIndexKind.class);
     for (Map.Entry<String, IndexOptions> entry : indexes.entrySet()) {
       String name = entry.getKey();
-      String reason = MetadataIndexKind.UNSUPPORTED.get(name.trim().toLowerCase(java.util.Locale.ROOT));
+      String reason = MetadataIndexKind.UNSUPPORTED.get(name.trim().toLowerCase(Locale.ROOT));
       if (reason != null) {
         errors.add(where + "." + name + ": cannot be built by hudi-tsd: " + reason);
         continue;
       }
-      var kind = MetadataIndexKind.fromConfigName(name);
+      Optional<MetadataIndexKind> kind = MetadataIndexKind.fromConfigName(name);
       if (kind.isEmpty()) {
         errors.add(where + ": '" + name + "' is not a metadata index; expected one of "
             + MetadataIndexKind.allNames());
@@ -91,8 +95,8 @@ public record MetadataIndexes(Set<MetadataIndexKind> kinds, List<String> columnS
 
   static Map<String, IndexOptions> copy(Map<String, IndexOptions> indexes) {
     Objects.requireNonNull(indexes, "indexes is null");
-    Map<String, IndexOptions> copy = new java.util.TreeMap<>();
+    Map<String, IndexOptions> copy = new TreeMap<>();
     indexes.forEach((name, options) -> copy.put(name, options == null ? IndexOptions.none() : options));
-    return java.util.Collections.unmodifiableMap(copy);
+    return Collections.unmodifiableMap(copy);
   }
 }

@@ -10,6 +10,7 @@ import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.metadata.HoodieTableMetadataUtil;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -120,7 +121,7 @@ public final class TableWriteConfigs {
    */
   public static Map<String, String> metadataMatchingTable(HoodieTableMetaClient metaClient, MetadataIndexes wanted) {
     HoodieTableConfig table = metaClient.getTableConfig();
-    Set<String> flagged = new java.util.HashSet<>(table.getMetadataPartitions());
+    Set<String> flagged = new HashSet<>(table.getMetadataPartitions());
     MetadataIndexState state = MetadataIndexState.read(metaClient);
     flagged.addAll(state.inflight());
     flagged.addAll(state.planned());
