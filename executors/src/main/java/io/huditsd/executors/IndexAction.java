@@ -58,9 +58,9 @@ public final class IndexAction implements ServiceAction {
             + "process (Hudi's HoodieIndexer) runs it; hudi-tsd leaves it to that process");
       }
       List<String> removed = IndexRollback.rollback(config, client.getEngineContext(), metaClient, indexInstant);
-      LOG.warn("Index build {} of {} was abandoned (heartbeat expired); rolled back {}, planned anew on the next poll",
-          indexInstant, config.getBasePath(), removed);
-      return new ActionResult(service(), instant, 0, 0, 0, Duration.ofNanos(System.nanoTime() - start));
+      // Nothing was built by this run: it reports skipped, and the next poll plans the index anew.
+      throw new PlanSkippedException("index build " + indexInstant + " was abandoned (heartbeat expired); rolled back "
+          + "partitions " + removed + ", the next poll plans it anew");
     }
     ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "tsd-index-progress-" + indexInstant);

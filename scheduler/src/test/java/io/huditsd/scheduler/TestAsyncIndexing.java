@@ -206,7 +206,10 @@ class TestAsyncIndexing {
       PendingPlan plan = pendingIndexPlan(table);
       assertThat(plan.instant()).isEqualTo(instant);
       assertThat(plan.inflight()).isTrue();
-      PlanRunner.withDefaultActions(hudiTables).apply(WorkItem.forPlan(table, plan));
+      assertThatThrownBy(() -> PlanRunner.withDefaultActions(hudiTables).apply(WorkItem.forPlan(table, plan)))
+          .isInstanceOf(PlanSkippedException.class)
+          .hasMessage("index build " + instant + " was abandoned (heartbeat expired); rolled back partitions "
+              + "[record_index], the next poll plans it anew");
 
       MetadataIndexState rolledBack = MetadataIndexState.read(metaClient(table));
       assertThat(rolledBack.pendingPlans()).isEmpty();
