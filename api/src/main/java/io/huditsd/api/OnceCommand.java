@@ -56,7 +56,9 @@ final class OnceCommand extends Command {
     subparser.addArgument("--table").dest("tables").action(Arguments.append()).required(true)
         .metavar("URI").help("base path of a Hudi table (repeatable)");
     subparser.addArgument("--services").dest("services").setDefault("compaction,clustering,clean,archive")
-        .help("comma-separated services to run (default: all of " + ServiceType.allNames() + ")");
+        .help("comma-separated services to run, of " + ServiceType.allNames() + " (default: "
+            + "compaction,clustering,clean,archive; index only executes pending indexing plans, as once takes no "
+            + "indexes to build)");
     subparser.addArgument("--hoodie-conf").dest("hoodie").action(Arguments.append())
         .metavar("KEY=VALUE").help("a hoodie.* key passed to the write config (repeatable)");
     subparser.addArgument("--workers").dest("workers").type(Integer.class)

@@ -11,6 +11,7 @@ import io.huditsd.api.rest.JsonErrorMapper;
 import io.huditsd.api.rest.OpenApiResource;
 import io.huditsd.api.rest.RunsResource;
 import io.huditsd.api.rest.TableServiceManagerResource;
+import io.huditsd.api.rest.IndexesResource;
 import io.huditsd.api.rest.TablesResource;
 import io.huditsd.config.ServicedTables;
 import io.huditsd.scheduler.TableProbe;
@@ -76,6 +77,7 @@ public class TsdApplication extends Application<TsdConfiguration> {
     environment.jersey().register(new TablesResource(daemon.registry(), daemon.tables(), daemon.pool(),
         daemon.history(), daemon.outcomes(), daemon.planner(), daemon.ownership()));
     environment.jersey().register(new RunsResource(daemon.pool(), daemon.history()));
+    environment.jersey().register(new IndexesResource(daemon.registry(), daemon.tables()));
     environment.jersey().register(new OpenApiResource());
     environment.jersey().register(new TableServiceManagerResource(daemon.registry(), daemon.tables(), daemon.pool(),
         new ServicedTables(configuration), new TableProbe(daemon.hadoopConfiguration()),

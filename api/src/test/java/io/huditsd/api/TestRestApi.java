@@ -7,6 +7,7 @@ import io.dropwizard.testing.DropwizardTestSupport;
 import io.huditsd.api.RestClient.Reply;
 import io.huditsd.api.demo.SampleRow;
 import io.huditsd.api.demo.SampleTable;
+import io.huditsd.api.rest.IndexesResource;
 import io.huditsd.api.rest.OpenApiResource;
 import io.huditsd.api.rest.RunsResource;
 import io.huditsd.api.rest.TableServiceManagerResource;
@@ -177,9 +178,9 @@ class TestRestApi {
     assertError(api.get("/api/v1/tables/" + TABLE + "/plans/20990101000000000"), 404,
         "Table 'orders' has no plan at instant '20990101000000000'");
     assertError(api.post("/api/v1/tables/" + TABLE + "/schedule", "{}"), 400,
-        "service: is required, one of compaction, clustering, clean");
+        "service: is required, one of compaction, clustering, clean, index");
     assertError(api.post("/api/v1/tables/" + TABLE + "/schedule", "{\"service\":\"compacton\"}"), 400,
-        "service: Unknown service 'compacton', expected one of compaction, clustering, clean, archive");
+        "service: Unknown service 'compacton', expected one of compaction, clustering, clean, archive, index");
     Reply badType = api.post("/api/v1/tables/" + TABLE + "/schedule", "{\"service\":\"compaction\",\"dryRun\":[1]}");
     assertThat(badType.status()).isEqualTo(400);
     assertThat(badType.json().path("message").asText()).startsWith("dryRun: ");
@@ -188,6 +189,11 @@ class TestRestApi {
     assertError(api.post("/api/v1/tables/" + TABLE + "/plans/20990101000000000/execute", null), 404,
         "Table 'orders' has no pending plan at instant '20990101000000000'");
     assertError(api.delete("/api/v1/runs/abc"), 400, "runId: 'abc' is not a number");
+    assertError(api.delete("/api/v1/tables/nope/indexes/record_index"), 404, "No table with id 'nope'");
+    Reply drop = api.delete("/api/v1/tables/" + TABLE + "/indexes/record_index");
+    assertError(drop, 405, "Dropping the metadata index 'record_index' of table 'orders' is not supported: "
+        + "Hudi 1.2.0's Java engine cannot drop metadata partitions, and hudi-tsd never drops an index; drop it "
+        + "with Spark SQL (DROP INDEX) after removing it from the table's indexes in tsd.yml");
     assertError(api.delete("/api/v1/runs/99999"), 404, "No queued run with id 99999");
     Reply notFound = api.get("/api/v1/nothing-here");
     assertThat(notFound.status()).isEqualTo(404);
@@ -307,6 +313,20 @@ class TestRestApi {
   }
 
   @Test
+  @Order(3)
+  void indexesShowWhatTheTableHasAndNothingIsPlannedWhenNoneIsWanted() {
+    JsonNode indexes = api.get("/api/v1/tables/" + TABLE + "/indexes").json();
+    assertThat(indexes.path("wanted")).isEmpty();
+    assertThat(indexes.path("built").toString()).isEqualTo("[\"files\"]");
+    assertThat(indexes.path("building")).isEmpty();
+    assertThat(indexes.path("missing")).isEmpty();
+    assertThat(indexes.path("plans")).isEmpty();
+    Reply preview = api.post("/api/v1/tables/" + TABLE + "/schedule", "{\"service\":\"index\",\"dryRun\":true}");
+    assertThat(preview.status()).isEqualTo(200);
+    assertThat(preview.json().path("message").asText()).isEqualTo("nothing to plan");
+  }
+
+  @Test
   @Order(9)
   void openApiDocumentCoversEveryServedPath() throws Exception {
     Reply reply = api.get("/api/v1/openapi.yaml");
@@ -318,7 +338,7 @@ class TestRestApi {
     }
     Set<String> served = new TreeSet<>();
     for (Class<?> resource : List.of(TablesResource.class, RunsResource.class, TableServiceManagerResource.class,
-        OpenApiResource.class)) {
+        OpenApiResource.class, IndexesResource.class)) {
       String root = resource.getAnnotation(Path.class).value();
       served.add(root);
       for (Method method : resource.getMethods()) {

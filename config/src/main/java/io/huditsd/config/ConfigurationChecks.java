@@ -16,6 +16,9 @@ public final class ConfigurationChecks {
   public static List<String> check(TsdConfiguration configuration) {
     List<String> errors = new ArrayList<>(HoodieKeyRules.check("hoodie", configuration.getHoodie()));
     errors.addAll(HoodieKeyRules.check("discovery.hoodie", configuration.getDiscovery().hoodie()));
+    errors.addAll(MetadataIndexes.check("indexes", configuration.getIndexes()));
+    configuration.getDiscovery().indexes()
+        .ifPresent(indexes -> errors.addAll(MetadataIndexes.check("discovery.indexes", indexes)));
     Map<String, Integer> ids = new HashMap<>();
     Map<String, Integer> paths = new HashMap<>();
     List<TableSpec> tables = configuration.getTables();
@@ -23,6 +26,7 @@ public final class ConfigurationChecks {
       TableSpec table = tables.get(i);
       String where = "tables[" + i + "]";
       errors.addAll(HoodieKeyRules.check(where + ".hoodie", table.hoodie()));
+      table.indexes().ifPresent(indexes -> errors.addAll(MetadataIndexes.check(where + ".indexes", indexes)));
       Integer earlierPath = paths.putIfAbsent(TablePaths.normalize(table.path()), i);
       if (earlierPath != null) {
         errors.add(where + ".path: " + table.path() + " is already listed as tables[" + earlierPath + "]");

@@ -15,8 +15,10 @@ import java.util.Map;
  * @param maxDepth how many directory levels below a root are searched for tables (a table's own subtree is never
  *     descended into)
  * @param hoodie {@code hoodie.*} keys applied to every discovered table, over the global ones
+ * @param indexes metadata indexes wanted on every discovered table; the global {@code indexes} when absent
  */
-public record DiscoveryConfig(List<String> roots, Duration interval, int maxDepth, Map<String, String> hoodie) {
+public record DiscoveryConfig(List<String> roots, Duration interval, int maxDepth, Map<String, String> hoodie,
+                              java.util.Optional<Map<String, IndexOptions>> indexes) {
   public static final Duration INTERVAL_DEFAULT = Duration.minutes(5);
   public static final int MAX_DEPTH_DEFAULT = 3;
 
@@ -24,11 +26,17 @@ public record DiscoveryConfig(List<String> roots, Duration interval, int maxDept
   public static DiscoveryConfig create(@JsonProperty("roots") List<String> roots,
                                        @JsonProperty("interval") Duration interval,
                                        @JsonProperty("maxDepth") Integer maxDepth,
-                                       @JsonProperty("hoodie") Map<String, String> hoodie) {
+                                       @JsonProperty("hoodie") Map<String, String> hoodie,
+                                       @JsonProperty("indexes") Map<String, IndexOptions> indexes) {
     return new DiscoveryConfig(roots == null ? List.of() : roots,
         interval == null ? INTERVAL_DEFAULT : interval,
         maxDepth == null ? MAX_DEPTH_DEFAULT : maxDepth,
-        hoodie == null ? Map.of() : hoodie);
+        hoodie == null ? Map.of() : hoodie,
+        java.util.Optional.ofNullable(indexes));
+  }
+
+  public DiscoveryConfig(List<String> roots, Duration interval, int maxDepth, Map<String, String> hoodie) {
+    this(roots, interval, maxDepth, hoodie, java.util.Optional.empty());
   }
 
   public DiscoveryConfig {
@@ -45,9 +53,10 @@ public record DiscoveryConfig(List<String> roots, Duration interval, int maxDept
       throw new IllegalArgumentException("maxDepth must be between 1 and 10, got " + maxDepth);
     }
     hoodie = HoodieKeys.sortedCopy(hoodie);
+    indexes = indexes.map(MetadataIndexes::copy);
   }
 
   public static DiscoveryConfig none() {
-    return create(null, null, null, null);
+    return create(null, null, null, null, null);
   }
 }

@@ -14,6 +14,9 @@ public final class HoodieKeyRules {
   private static final String METADATA_REASON =
       "metadata writes follow the table's own metadata table (hoodie.table.metadata.partitions)";
 
+  private static final String SINGLE_FILE_GROUP = "Hudi 1.2.0's Java engine builds a metadata index correctly only "
+      + "with one file group, so the daemon builds each index with one";
+
   /** Keys the daemon sets itself, with the reason a user may not. */
   public static final Map<String, String> DAEMON_OWNED = Map.ofEntries(
       Map.entry("hoodie.write.table.version", "the daemon pins it to the table's own hoodie.table.version"),
@@ -37,6 +40,16 @@ public final class HoodieKeyRules {
       Map.entry("hoodie.metadata.index.bloom.filter.enable", METADATA_REASON),
       Map.entry("hoodie.metadata.global.record.level.index.enable", METADATA_REASON),
       Map.entry("hoodie.metadata.record.level.index.enable", METADATA_REASON),
+      // Indexes the table lacks are built by the daemon's asynchronous indexer, never synchronously by a table service.
+      Map.entry("hoodie.metadata.index.async", "the daemon builds missing indexes asynchronously; list them under indexes"),
+      Map.entry("hoodie.metadata.index.column.stats.column.list", "set it with indexes.column_stats.columns"),
+      Map.entry("hoodie.metadata.index.bloom.filter.file.group.count", SINGLE_FILE_GROUP),
+      Map.entry("hoodie.metadata.index.column.stats.file.group.count", SINGLE_FILE_GROUP),
+      Map.entry("hoodie.metadata.index.partition.stats.file.group.count", SINGLE_FILE_GROUP),
+      Map.entry("hoodie.metadata.global.record.level.index.min.filegroup.count", SINGLE_FILE_GROUP),
+      Map.entry("hoodie.metadata.global.record.level.index.max.filegroup.count", SINGLE_FILE_GROUP),
+      Map.entry("hoodie.metadata.record.index.min.filegroup.count", SINGLE_FILE_GROUP),
+      Map.entry("hoodie.metadata.record.index.max.filegroup.count", SINGLE_FILE_GROUP),
       Map.entry("hoodie.metadata.streaming.write.enabled",
           "the daemon's metadata-table writer must not roll back a concurrent Spark writer's metadata commit"));
 

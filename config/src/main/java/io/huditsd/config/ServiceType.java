@@ -15,7 +15,9 @@ public enum ServiceType {
   COMPACTION,
   CLUSTERING,
   CLEAN,
-  ARCHIVE;
+  ARCHIVE,
+  /** Builds the metadata indexes a table is configured to have and lacks (Hudi's asynchronous indexer). */
+  INDEX;
 
   @JsonValue
   public String configName() {

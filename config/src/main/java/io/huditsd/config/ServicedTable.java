@@ -14,15 +14,27 @@ import java.util.Set;
  * @param services services enabled on this table
  * @param pollInterval interval between two polls of its timeline
  * @param hoodieKeys the user's {@code hoodie.*} keys in force for this table
+ * @param indexes the metadata indexes wanted on this table
  */
 public record ServicedTable(String id, String basePath, Set<ServiceType> services, Duration pollInterval,
-                            Map<String, String> hoodieKeys) {
+                            Map<String, String> hoodieKeys, MetadataIndexes indexes) {
+  public ServicedTable(String id, String basePath, Set<ServiceType> services, Duration pollInterval,
+                       Map<String, String> hoodieKeys) {
+    this(id, basePath, services, pollInterval, hoodieKeys, MetadataIndexes.none());
+  }
+
   public ServicedTable {
     TableIds.requireValid(Objects.requireNonNull(id, "id is null"));
     Objects.requireNonNull(basePath, "basePath is null");
     services = Set.copyOf(services);
     Objects.requireNonNull(pollInterval, "pollInterval is null");
     hoodieKeys = HoodieKeys.sortedCopy(Objects.requireNonNull(hoodieKeys, "hoodieKeys is null"));
+    Objects.requireNonNull(indexes, "indexes is null");
+  }
+
+  /** The same table with other {@code hoodie.*} keys. */
+  public ServicedTable withHoodieKeys(Map<String, String> keys) {
+    return new ServicedTable(id, basePath, services, pollInterval, keys, indexes);
   }
 
   public boolean runs(ServiceType service) {

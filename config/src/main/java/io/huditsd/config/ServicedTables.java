@@ -37,7 +37,7 @@ public final class ServicedTables {
         basePath,
         spec.services().orElse(configuration.getServices()),
         spec.pollInterval().map(ServicedTables::toJava).orElse(toJava(configuration.getPolling().interval())),
-        keys);
+        keys, MetadataIndexes.of(spec.indexes().orElse(configuration.getIndexes())));
   }
 
   public ServicedTable discovered(String path) {
@@ -45,7 +45,8 @@ public final class ServicedTables {
     Map<String, String> keys = globalKeys();
     keys.putAll(configuration.getDiscovery().hoodie());
     return new ServicedTable(TableIds.derive(basePath), basePath, configuration.getServices(),
-        toJava(configuration.getPolling().interval()), keys);
+        toJava(configuration.getPolling().interval()), keys,
+        MetadataIndexes.of(configuration.getDiscovery().indexes().orElse(configuration.getIndexes())));
   }
 
   private static Duration toJava(io.dropwizard.util.Duration duration) {

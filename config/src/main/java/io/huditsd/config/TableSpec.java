@@ -17,17 +17,32 @@ import java.util.Set;
  * @param services services enabled for this table; the global {@code services} when absent
  * @param pollInterval how often the table's timeline is polled; the global {@code polling.interval} when absent
  * @param hoodie {@code hoodie.*} keys that override the global ones for this table
+ * @param indexes metadata indexes wanted on this table, by kind ({@code record_index}, {@code column_stats}...);
+ *     the global {@code indexes} when absent. Checked by {@link ConfigurationChecks}.
  */
 public record TableSpec(String path, Optional<String> id, Optional<Set<ServiceType>> services,
-                        Optional<Duration> pollInterval, Map<String, String> hoodie) {
+                        Optional<Duration> pollInterval, Map<String, String> hoodie,
+                        Optional<Map<String, IndexOptions>> indexes) {
 
   @JsonCreator
   public TableSpec(@JsonProperty(value = "path", required = true) String path,
                    @JsonProperty("id") String id,
                    @JsonProperty("services") Set<ServiceType> services,
                    @JsonProperty("pollInterval") Duration pollInterval,
-                   @JsonProperty("hoodie") Map<String, String> hoodie) {
-    this(path, Optional.ofNullable(id), Optional.ofNullable(services), Optional.ofNullable(pollInterval), hoodie);
+                   @JsonProperty("hoodie") Map<String, String> hoodie,
+                   @JsonProperty("indexes") Map<String, IndexOptions> indexes) {
+    this(path, Optional.ofNullable(id), Optional.ofNullable(services), Optional.ofNullable(pollInterval), hoodie,
+        Optional.ofNullable(indexes));
+  }
+
+  public TableSpec(String path, String id, Set<ServiceType> services, Duration pollInterval,
+                   Map<String, String> hoodie) {
+    this(path, id, services, pollInterval, hoodie, null);
+  }
+
+  public TableSpec(String path, Optional<String> id, Optional<Set<ServiceType>> services,
+                   Optional<Duration> pollInterval, Map<String, String> hoodie) {
+    this(path, id, services, pollInterval, hoodie, Optional.empty());
   }
 
   public TableSpec {
@@ -42,6 +57,7 @@ public record TableSpec(String path, Optional<String> id, Optional<Set<ServiceTy
       }
     });
     hoodie = HoodieKeys.sortedCopy(hoodie);
+    indexes = indexes.map(MetadataIndexes::copy);
   }
 
   public static TableSpec ofPath(String path) {

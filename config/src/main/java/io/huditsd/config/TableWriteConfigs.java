@@ -10,6 +10,7 @@ import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.metadata.HoodieTableMetadataUtil;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -40,10 +41,19 @@ public final class TableWriteConfigs {
    */
   public static HoodieWriteConfig build(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                         HeartbeatSettings heartbeat) {
+    return build(metaClient, userKeys, heartbeat, MetadataIndexes.none());
+  }
+
+  /**
+   * As {@link #build(HoodieTableMetaClient, Map, HeartbeatSettings)} for a table that should have {@code wanted}
+   * metadata indexes (see {@link #metadataMatchingTable(HoodieTableMetaClient, MetadataIndexes)}).
+   */
+  public static HoodieWriteConfig build(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
+                                        HeartbeatSettings heartbeat, MetadataIndexes wanted) {
     Properties properties = new Properties();
     properties.putAll(daemonDefaults(heartbeat));
     properties.putAll(userKeys);
-    properties.putAll(tableDerived(metaClient));
+    properties.putAll(tableDerived(metaClient, wanted));
     return HoodieWriteConfig.newBuilder()
         .withEngineType(EngineType.JAVA)
         .withPath(metaClient.getBasePath().toString())
@@ -54,9 +64,14 @@ public final class TableWriteConfigs {
   /** The effective policy: every key the daemon passes to Hudi for this table, before Hudi adds its own defaults. */
   public static Map<String, String> effectiveKeys(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                                   HeartbeatSettings heartbeat) {
+    return effectiveKeys(metaClient, userKeys, heartbeat, MetadataIndexes.none());
+  }
+
+  public static Map<String, String> effectiveKeys(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
+                                                  HeartbeatSettings heartbeat, MetadataIndexes wanted) {
     Map<String, String> keys = new LinkedHashMap<>(daemonDefaults(heartbeat));
     keys.putAll(userKeys);
-    Map<String, String> derived = tableDerived(metaClient);
+    Map<String, String> derived = tableDerived(metaClient, wanted);
     derived.remove(HoodieWriteConfig.AVRO_SCHEMA_STRING.key());
     keys.putAll(derived);
     return keys;
@@ -89,20 +104,66 @@ public final class TableWriteConfigs {
    * concurrent writers' metadata commits alone. No user key may change them.
    */
   public static Map<String, String> metadataMatchingTable(HoodieTableConfig table) {
-    Set<String> partitions = table.getMetadataPartitions();
+    return metadataFlags(table.getMetadataPartitions(), table.getMetadataPartitions());
+  }
+
+  /**
+   * The metadata keys for a table that should have {@code wanted} indexes. An index's enable flag is on when the
+   * table has it, when it is being built or planned (pending {@code indexing} instant), or when it is wanted:
+   * <ul>
+   *   <li>Hudi deletes a built partition whose flag is off ({@code HoodieTable.deleteMetadataIndexIfNecessary}); a
+   *       write client opened before an index build completed must not delete the index when it commits after;</li>
+   *   <li>Hudi's indexer builds only partitions whose flag is on;</li>
+   *   <li>{@code hoodie.metadata.index.async=true} keeps every flagged partition the table does not have yet from
+   *       being initialized synchronously by whichever table service commits first: those are built only by the
+   *       indexer. Which partitions a commit updates follows the table's own built and inflight partitions.</li>
+   * </ul>
+   */
+  public static Map<String, String> metadataMatchingTable(HoodieTableMetaClient metaClient, MetadataIndexes wanted) {
+    HoodieTableConfig table = metaClient.getTableConfig();
+    Set<String> flagged = new HashSet<>(table.getMetadataPartitions());
+    MetadataIndexState state = MetadataIndexState.read(metaClient);
+    flagged.addAll(state.inflight());
+    flagged.addAll(state.planned());
+    flagged.addAll(wanted.partitionPaths());
+    Map<String, String> keys = metadataFlags(table.getMetadataPartitions(), flagged);
+    keys.putAll(SINGLE_FILE_GROUP_INDEXES);
+    if (!wanted.columnStatsColumns().isEmpty()) {
+      keys.put(HoodieMetadataConfig.COLUMN_STATS_INDEX_FOR_COLUMNS.key(), String.join(",", wanted.columnStatsColumns()));
+    }
+    return keys;
+  }
+
+  /**
+   * Hudi 1.2.0's Java engine writes the initial build of a metadata partition into one file group, whatever the
+   * partition's file group count (JavaHoodieMetadataBulkInsertPartitioner takes the first record's file group for
+   * all). Readers look a key up in the file group its hash names, so with several file groups most keys are not
+   * found (seen here: 450 of 530 keys missing from a 10-file-group record index). Indexes the daemon builds get one
+   * file group each. The counts only matter when a partition is initialized.
+   */
+  static final Map<String, String> SINGLE_FILE_GROUP_INDEXES = Map.of(
+      HoodieMetadataConfig.METADATA_INDEX_BLOOM_FILTER_FILE_GROUP_COUNT.key(), "1",
+      HoodieMetadataConfig.METADATA_INDEX_COLUMN_STATS_FILE_GROUP_COUNT.key(), "1",
+      HoodieMetadataConfig.METADATA_INDEX_PARTITION_STATS_FILE_GROUP_COUNT.key(), "1",
+      HoodieMetadataConfig.GLOBAL_RECORD_LEVEL_INDEX_MIN_FILE_GROUP_COUNT_PROP.key(), "1",
+      HoodieMetadataConfig.GLOBAL_RECORD_LEVEL_INDEX_MAX_FILE_GROUP_COUNT_PROP.key(), "1");
+
+  private static Map<String, String> metadataFlags(Set<String> built, Set<String> flagged) {
     Map<String, String> keys = new LinkedHashMap<>();
     keys.put(HoodieMetadataConfig.ENABLE.key(),
-        Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_FILES)));
+        Boolean.toString(built.contains(HoodieTableMetadataUtil.PARTITION_NAME_FILES)));
+    // Hudi 1.2.0 turns partition stats on exactly when column stats are (HoodieMetadataConfig.isPartitionStatsIndexEnabled).
     keys.put(HoodieMetadataConfig.ENABLE_METADATA_INDEX_COLUMN_STATS.key(),
-        Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_COLUMN_STATS)));
-    // Hudi 1.2.0 does not read this key: partition stats are on exactly when column stats are
-    // (HoodieMetadataConfig.isPartitionStatsIndexEnabled). Kept for the effective-keys view and later Hudi versions.
+        Boolean.toString(flagged.contains(HoodieTableMetadataUtil.PARTITION_NAME_COLUMN_STATS)));
+    // Hudi 1.2.0 does not read this key. Kept for the effective-keys view and later Hudi versions.
     keys.put(HoodieMetadataConfig.ENABLE_METADATA_INDEX_PARTITION_STATS,
-        Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_PARTITION_STATS)));
+        Boolean.toString(flagged.contains(HoodieTableMetadataUtil.PARTITION_NAME_PARTITION_STATS)));
     keys.put(HoodieMetadataConfig.ENABLE_METADATA_INDEX_BLOOM_FILTER.key(),
-        Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_BLOOM_FILTERS)));
+        Boolean.toString(flagged.contains(HoodieTableMetadataUtil.PARTITION_NAME_BLOOM_FILTERS)));
     keys.put(HoodieMetadataConfig.GLOBAL_RECORD_LEVEL_INDEX_ENABLE_PROP.key(),
-        Boolean.toString(partitions.contains(HoodieTableMetadataUtil.PARTITION_NAME_RECORD_INDEX)));
+        Boolean.toString(flagged.contains(HoodieTableMetadataUtil.PARTITION_NAME_RECORD_INDEX)));
+    // A partition flagged on but not built is built by the asynchronous indexer only (see above).
+    keys.put(HoodieMetadataConfig.ASYNC_INDEX_ENABLE.key(), "true");
     // Spark writers (Hudi 1.1+, table version 8+) write the metadata table in streaming mode: its deltacommit starts
     // with the data write, outside the table lock, and the metadata-table writer runs non-blocking with LAZY
     // rollback. Left at the Java engine's default, the daemon's metadata-table writer is a single writer with EAGER
@@ -115,6 +176,10 @@ public final class TableWriteConfigs {
   }
 
   static Map<String, String> tableDerived(HoodieTableMetaClient metaClient) {
+    return tableDerived(metaClient, MetadataIndexes.none());
+  }
+
+  static Map<String, String> tableDerived(HoodieTableMetaClient metaClient, MetadataIndexes wanted) {
     HoodieTableConfig table = metaClient.getTableConfig();
     Map<String, String> keys = new LinkedHashMap<>();
     keys.put(HoodieWriteConfig.TBL_NAME.key(), table.getTableName());
@@ -123,7 +188,7 @@ public final class TableWriteConfigs {
     keys.put(HoodieWriteConfig.AUTO_UPGRADE_VERSION.key(), "false");
     keys.put(HoodieWriteConfig.EMBEDDED_TIMELINE_SERVER_ENABLE.key(), "false");
     keys.put(HoodieWriteConfig.MARKERS_TYPE.key(), "DIRECT");
-    keys.putAll(metadataMatchingTable(table));
+    keys.putAll(metadataMatchingTable(metaClient, wanted));
     keys.put("hoodie.datasource.write.recordkey.field", table.getRawRecordKeyFieldProp());
     keys.put("hoodie.datasource.write.partitionpath.field", partitionFieldNames(table));
     keys.put(HoodieWriteConfig.KEYGENERATOR_CLASS_NAME.key(), table.getKeyGeneratorClassName());

@@ -20,6 +20,7 @@ public class TsdConfiguration extends Configuration {
   private WorkerConfig workers = WorkerConfig.defaults();
   private Set<ServiceType> services = EnumSet.allOf(ServiceType.class);
   private Map<String, String> hoodie = Map.of();
+  private Map<String, IndexOptions> indexes = Map.of();
   private TableServiceManagerConfig tableServiceManager = TableServiceManagerConfig.defaults();
   private AuthConfig auth = AuthConfig.defaults();
   private HistoryConfig history = HistoryConfig.defaults();
@@ -70,7 +71,7 @@ public class TsdConfiguration extends Configuration {
     this.workers = workers == null ? WorkerConfig.defaults() : workers;
   }
 
-  /** Services enabled for every table unless a table overrides them; all four by default. */
+  /** Services enabled for every table unless a table overrides them; all of them by default. */
   @JsonProperty
   public Set<ServiceType> getServices() {
     return services;
@@ -135,6 +136,21 @@ public class TsdConfiguration extends Configuration {
   @JsonProperty
   public void setHa(HaConfig ha) {
     this.ha = ha;
+  }
+
+  /**
+   * Metadata indexes wanted on every table unless a table or discovery root names its own, by kind
+   * ({@code record_index: {}}, {@code column_stats: {columns: [a, b]}}, {@code bloom_filters: {}},
+   * {@code partition_stats: {}}); none by default. Checked by {@link ConfigurationChecks}.
+   */
+  @JsonProperty
+  public Map<String, IndexOptions> getIndexes() {
+    return indexes;
+  }
+
+  @JsonProperty
+  public void setIndexes(Map<String, IndexOptions> indexes) {
+    this.indexes = indexes == null ? Map.of() : MetadataIndexes.copy(indexes);
   }
 
   /** {@code hoodie.*} keys passed to the write config of every table. */

@@ -169,4 +169,47 @@ class TestConfigurationChecks {
           hoodie.compact.inline.max.delta.commit: "3"
         """)).hasSize(3);
   }
+
+  @Test
+  void indexesTheJavaEngineCannotBuildAreRejectedNamingTheTableAndWhy() throws Exception {
+    assertThat(errorsOf("""
+        indexes:
+          record_index: {}
+          expression_index: {}
+        discovery:
+          roots: [/data/lake]
+          indexes:
+            bloom_filter: {}
+        tables:
+          - path: /data/orders
+            indexes:
+              secondary_index: {}
+              partition_stats: {}
+              record_index: {columns: [a]}
+        """)).containsExactly(
+        "indexes.expression_index: cannot be built by hudi-tsd: expression indexes cannot be built on Hudi's Java "
+            + "engine (Hudi 1.2.0's Java metadata writer has no expression evaluation); build them with Spark SQL "
+            + "CREATE INDEX",
+        "discovery.indexes: 'bloom_filter' is not a metadata index; expected one of column_stats, bloom_filters, "
+            + "record_index, partition_stats",
+        "tables[0].indexes.record_index.columns: only column_stats takes columns",
+        "tables[0].indexes.secondary_index: cannot be built by hudi-tsd: secondary indexes need an index "
+            + "definition that Spark SQL CREATE INDEX writes; hudi-tsd does not write index definitions, so it "
+            + "cannot build them",
+        "tables[0].indexes.partition_stats: needs column_stats as well (Hudi 1.2.0 builds and maintains partition "
+            + "stats only with column stats on)");
+  }
+
+  @Test
+  void indexKeysAreSetThroughTheIndexesSection() throws Exception {
+    assertThat(errorsOf("""
+        tables:
+          - path: /data/orders
+            indexes:
+              column_stats: {columns: [amount]}
+            hoodie:
+              hoodie.metadata.index.column.stats.column.list: amount
+        """)).containsExactly("tables[0].hoodie: key 'hoodie.metadata.index.column.stats.column.list' may not be "
+        + "set: set it with indexes.column_stats.columns");
+  }
 }

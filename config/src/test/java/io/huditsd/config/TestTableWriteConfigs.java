@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -117,12 +118,14 @@ class TestTableWriteConfigs {
   @Test
   void partitionStatsFollowColumnStatsWhateverTheTableSays() throws IOException {
     // Hudi 1.2.0 ignores hoodie.metadata.index.partition.stats.enable: partition stats are on exactly when column
-    // stats are. A table with column_stats but no partition_stats (an older writer's) therefore gets partition
-    // stats written by the daemon's commits. Pinned here so that a Hudi upgrade that changes it is noticed.
+    // stats are. A table with column_stats but no partition_stats (an older writer's) therefore has partition stats
+    // "enabled" in the daemon's write config; hoodie.metadata.index.async=true keeps the daemon's commits from
+    // building them inline. Pinned here so that a Hudi upgrade that changes it is noticed.
     HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, "files,column_stats"), Map.of(), HEARTBEAT);
 
     assertThat(config.getProps().getString("hoodie.metadata.index.partition.stats.enable")).isEqualTo("false");
     assertThat(config.getMetadataConfig().isPartitionStatsIndexEnabled()).isTrue();
+    assertThat(config.isMetadataAsyncIndex()).isTrue();
   }
 
   @Test
@@ -135,6 +138,34 @@ class TestTableWriteConfigs {
 
     assertThat(metadata.getFailedWritesCleanPolicy()).isEqualTo(HoodieFailedWritesCleaningPolicy.LAZY);
     assertThat(metadata.getWriteConcurrencyMode()).isEqualTo(WriteConcurrencyMode.NON_BLOCKING_CONCURRENCY_CONTROL);
+  }
+
+  @Test
+  void wantedIndexesAreFlaggedForTheAsynchronousIndexerOnly() throws IOException {
+    MetadataIndexes wanted = MetadataIndexes.of(Map.of("record_index", IndexOptions.none(),
+        "column_stats", new IndexOptions(List.of("amount", "ts"))));
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, "files"), Map.of(), HEARTBEAT, wanted);
+
+    // The indexer builds only flagged partitions; async keeps every other commit from building them inline.
+    assertThat(config.getMetadataConfig().isGlobalRecordLevelIndexEnabled()).isTrue();
+    assertThat(config.getMetadataConfig().isColumnStatsIndexEnabled()).isTrue();
+    assertThat(config.getMetadataConfig().isBloomFilterIndexEnabled()).isFalse();
+    assertThat(config.isMetadataAsyncIndex()).isTrue();
+    assertThat(config.getMetadataConfig().getColumnsEnabledForColumnStatsIndex()).containsExactly("amount", "ts");
+    // Hudi 1.2.0's Java engine builds an index correctly only into one file group.
+    assertThat(config.getMetadataConfig().getGlobalRecordLevelIndexMinFileGroupCount()).isEqualTo(1);
+    assertThat(config.getMetadataConfig().getGlobalRecordLevelIndexMaxFileGroupCount()).isEqualTo(1);
+    assertThat(config.getMetadataConfig().getColumnStatsIndexFileGroupCount()).isEqualTo(1);
+  }
+
+  @Test
+  void anIndexBeingBuiltStaysFlaggedSoNoCommitDeletesIt() throws IOException {
+    HoodieTableMetaClient table = createTable(9, "files");
+    table.getTableConfig().setMetadataPartitionsInflight(table, List.of("record_index"));
+    HoodieWriteConfig config = TableWriteConfigs.build(HoodieTableMetaClient.reload(table), Map.of(), HEARTBEAT);
+
+    assertThat(config.getMetadataConfig().isGlobalRecordLevelIndexEnabled()).isTrue();
+    assertThat(config.isMetadataAsyncIndex()).isTrue();
   }
 
   @Test

@@ -64,11 +64,11 @@ public final class HudiTables {
    */
   public HoodieWriteConfig writeConfig(ServicedTable table, HoodieTableMetaClient metaClient) {
     return TableWriteConfigs.build(metaClient, MeteredLocks.wrap(table.id(), table.basePath(), table.hoodieKeys(),
-        TableWriteConfigs.IN_PROCESS_LOCK_PROVIDER), heartbeat);
+        TableWriteConfigs.IN_PROCESS_LOCK_PROVIDER), heartbeat, table.indexes());
   }
 
   public Map<String, String> effectiveKeys(ServicedTable table, HoodieTableMetaClient metaClient) {
-    return TableWriteConfigs.effectiveKeys(metaClient, table.hoodieKeys(), heartbeat);
+    return TableWriteConfigs.effectiveKeys(metaClient, table.hoodieKeys(), heartbeat, table.indexes());
   }
 
   /** A write client over a fresh meta client; callers close it. */

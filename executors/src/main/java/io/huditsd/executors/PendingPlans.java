@@ -1,5 +1,6 @@
 package io.huditsd.executors;
 
+import io.huditsd.config.MetadataIndexState;
 import io.huditsd.config.ServiceType;
 import org.apache.hudi.avro.model.HoodieClusteringPlan;
 import org.apache.hudi.avro.model.HoodieCompactionOperation;
@@ -47,6 +48,11 @@ public final class PendingPlans {
     }
     for (HoodieInstant instant : timeline.getCleanerTimeline().filterInflightsAndRequested().getInstants()) {
       plans.add(new PendingPlan(ServiceType.CLEAN, instant.requestedTime(), instant.isInflight(), Set.of(), 0));
+    }
+    for (MetadataIndexState.PendingIndexPlan plan : MetadataIndexState.read(metaClient).pendingPlans().values()) {
+      // The partitions being built stand in for file groups: two builds of one partition never run together.
+      plans.add(new PendingPlan(ServiceType.INDEX, plan.instant(), plan.inflight(),
+          plan.partitions().stream().map(partition -> ".metadata/" + partition).collect(Collectors.toSet()), 0));
     }
     if (!timeline.filterPendingLogCompactionTimeline().empty()) {
       // Written by a writer with log compaction on; the Java engine cannot execute it, so it is left to that writer.

@@ -31,7 +31,7 @@ public final class PlanRunner implements Function<WorkItem, ActionResult> {
 
   public static PlanRunner withDefaultActions(HudiTables tables) {
     return new PlanRunner(tables, List.of(new CompactionAction(), new ClusteringAction(), new CleanAction(),
-        new ArchiveAction()));
+        new ArchiveAction(), new IndexAction()));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.huditsd.scheduler;
 
+import io.huditsd.config.MetadataIndexKind;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.HudiTables;
@@ -45,6 +46,7 @@ public final class DuePlanner {
   /** Completed-instant count of each table when archival was last enqueued. */
   private final Map<String, Integer> archivedAtCount = new ConcurrentHashMap<>();
   private final Map<String, Object> planningLocks = new ConcurrentHashMap<>();
+  private final IndexTrigger indexTrigger = new IndexTrigger();
 
   public DuePlanner(HudiTables tables, WorkerPool pool) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
@@ -72,7 +74,7 @@ public final class DuePlanner {
   }
 
   private Optional<String> scheduleNowLocked(ServicedTable table, ServiceType service) {
-    Map<String, String> overrides = TRIGGER_NOW.get(service);
+    Map<String, String> overrides = service == ServiceType.INDEX ? Map.of() : TRIGGER_NOW.get(service);
     if (overrides == null) {
       throw new IllegalArgumentException(service.configName() + " has no plan to schedule");
     }
@@ -81,14 +83,20 @@ public final class DuePlanner {
       throw new IllegalStateException("table " + table.id() + " already has a pending " + service.configName()
           + " plan; it is executed first");
     }
+    Set<MetadataIndexKind> missingIndexes = service == ServiceType.INDEX
+        ? indexTrigger.missing(table, metaClient) : Set.of();
+    if (service == ServiceType.INDEX && missingIndexes.isEmpty()) {
+      return Optional.empty();
+    }
     Map<String, String> keys = new HashMap<>(table.hoodieKeys());
     keys.putAll(overrides);
-    ServicedTable now = new ServicedTable(table.id(), table.basePath(), table.services(), table.pollInterval(), keys);
+    ServicedTable now = table.withHoodieKeys(keys);
     Option<String> instant;
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(now)) {
       instant = switch (service) {
         case COMPACTION -> client.scheduleCompaction(Option.empty());
         case CLUSTERING -> client.scheduleClustering(Option.empty());
+        case INDEX -> IndexTrigger.schedule(client, missingIndexes);
         default -> client.scheduleTableService(Option.empty(), TableServiceType.CLEAN);
       };
     }
@@ -104,6 +112,15 @@ public final class DuePlanner {
       }
     }
     return Optional.of(instant.get());
+  }
+
+  /**
+   * The metadata partitions an indexing plan scheduled now would build: the first wanted index the table lacks
+   * (one index per plan, see {@link IndexTrigger#schedule}); empty when none is missing.
+   */
+  public List<String> nextIndexPlan(ServicedTable table, HoodieTableMetaClient metaClient) {
+    return indexTrigger.missing(table, metaClient).stream().sorted().limit(1)
+        .map(MetadataIndexKind::partitionPath).toList();
   }
 
   /**
@@ -183,6 +200,12 @@ public final class DuePlanner {
       due.add(ServiceType.CLEAN);
     }
 
+    Set<MetadataIndexKind> missingIndexes = table.runs(ServiceType.INDEX)
+        && !withPendingPlan.contains(ServiceType.INDEX) ? indexTrigger.missing(table, metaClient) : Set.of();
+    if (!missingIndexes.isEmpty()) {
+      due.add(ServiceType.INDEX);
+    }
+
     List<String> scheduled = new ArrayList<>();
     if (!due.isEmpty()) {
       try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
@@ -191,6 +214,7 @@ public final class DuePlanner {
             case COMPACTION -> client.scheduleCompaction(Option.empty());
             case CLUSTERING -> client.scheduleClustering(Option.empty());
             case CLEAN -> client.scheduleTableService(Option.empty(), TableServiceType.CLEAN);
+            case INDEX -> IndexTrigger.schedule(client, missingIndexes);
             default -> Option.empty();
           };
           if (instant.isPresent()) {

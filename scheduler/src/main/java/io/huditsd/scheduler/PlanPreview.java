@@ -71,6 +71,7 @@ public final class PlanPreview {
             clustering(config, context, hoodieTable, instant), Optional.empty());
         case CLEAN -> new Preview(service, Optional.empty(), Optional.empty(), clean(config, context, hoodieTable));
         case ARCHIVE -> throw new IllegalArgumentException("archive has no plan to preview");
+        case INDEX -> throw new IllegalArgumentException("index plans are previewed from the table's indexes");
       };
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot preview a " + service.configName() + " plan of " + table.basePath(), e);

@@ -139,9 +139,14 @@ public final class SparkPeer {
     return count;
   }
 
+  /** Reads a table; an optional {@code filter} (a SQL expression) is pushed down, as a query's WHERE clause is. */
   private long read(JsonNode command) throws IOException {
     DataFrameReader reader = spark.read().format("hudi").options(options(command));
-    return dump(reader.load(text(command, "path")), text(command, "output"));
+    Dataset<Row> rows = reader.load(text(command, "path"));
+    if (command.hasNonNull("filter")) {
+      rows = rows.filter(text(command, "filter"));
+    }
+    return dump(rows, text(command, "output"));
   }
 
   private long sql(JsonNode command) throws IOException {

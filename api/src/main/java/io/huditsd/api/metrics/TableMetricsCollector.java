@@ -1,6 +1,7 @@
 package io.huditsd.api.metrics;
 
 import io.huditsd.api.ServiceOutcomes;
+import io.huditsd.config.MetadataIndexState;
 import io.huditsd.config.ServiceType;
 import io.huditsd.executors.WorkerPool;
 import io.huditsd.ha.TableOwnership;
@@ -57,6 +58,8 @@ public final class TableMetricsCollector extends Collector {
     GaugeMetricFamily failures = new GaugeMetricFamily("tsd_poll_consecutive_failures",
         "Polls of the table that failed in a row", table);
     GaugeMetricFamily paused = new GaugeMetricFamily("tsd_table_paused", "1 when the table is paused", table);
+    GaugeMetricFamily missingIndexes = new GaugeMetricFamily("tsd_missing_indexes", "Wanted metadata indexes the "
+        + "table neither has nor is building or planning, as of the last changed poll", table);
     GaugeMetricFamily owned = new GaugeMetricFamily("tsd_table_owned",
         "1 when this replica owns the table (polls, schedules and executes it)", table);
 
@@ -74,6 +77,12 @@ public final class TableMetricsCollector extends Collector {
         continue;
       }
       failures.addMetric(labels, snapshot.consecutiveFailures());
+      if (!snapshot.table().indexes().isEmpty()) {
+        // The loaded meta client holds the table config and timeline in memory: no storage read on a scrape
+        // unless an indexing plan is pending.
+        state.metaClient().ifPresent(metaClient -> missingIndexes.addMetric(labels,
+            MetadataIndexState.read(metaClient).missing(snapshot.table().indexes()).size()));
+      }
       paused.addMetric(labels, snapshot.paused() ? 1 : 0);
       if (snapshot.backlog().isPresent()) {
         TableBacklog backlog = snapshot.backlog().get();
@@ -82,7 +91,8 @@ public final class TableMetricsCollector extends Collector {
         logFiles.addMetric(labels, backlog.logFiles());
         fileGroups.addMetric(labels, backlog.fileGroups());
         smallFiles.addMetric(labels, backlog.smallBaseFiles());
-        for (ServiceType service : List.of(ServiceType.COMPACTION, ServiceType.CLUSTERING, ServiceType.CLEAN)) {
+        for (ServiceType service : List.of(ServiceType.COMPACTION, ServiceType.CLUSTERING, ServiceType.CLEAN,
+            ServiceType.INDEX)) {
           pending.addMetric(List.of(id, service.configName()), backlog.pendingPlans().getOrDefault(service, 0));
         }
         oldestAge.addMetric(labels, backlog.oldestPendingPlan()
@@ -95,7 +105,7 @@ public final class TableMetricsCollector extends Collector {
       }
     }
     List<MetricFamilySamples> families = new ArrayList<>(List.of(unscheduled, scheduled, logFiles, fileGroups,
-        smallFiles, pending, oldestAge, deltaCommits, lastSuccess, failures, paused, owned));
+        smallFiles, pending, oldestAge, deltaCommits, lastSuccess, failures, paused, owned, missingIndexes));
     families.add(new io.prometheus.client.CounterMetricFamily("tsd_ownership_changes_total",
         "Tables this replica gained or lost since it started", ownership.changes()));
     families.add(new GaugeMetricFamily("tsd_tables", "Tables being serviced", tables));

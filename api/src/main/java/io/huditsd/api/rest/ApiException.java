@@ -22,6 +22,16 @@ public final class ApiException extends WebApplicationException {
     return new ApiException(404, message);
   }
 
+  /** 405: the resource exists, but this method is refused on it; {@code allow} lists the methods that work. */
+  public static ApiException methodNotAllowed(String message, String allow) {
+    return new ApiException(Response.status(405).type(MediaType.APPLICATION_JSON_TYPE).header("Allow", allow)
+        .entity(new ErrorMessage(405, message)).build());
+  }
+
+  private ApiException(Response response) {
+    super(((ErrorMessage) response.getEntity()).getMessage(), response);
+  }
+
   public static ApiException conflict(String message) {
     return new ApiException(409, message);
   }

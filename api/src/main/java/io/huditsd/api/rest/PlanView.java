@@ -14,10 +14,29 @@ import java.util.Map;
  * @param compaction compaction operations
  * @param clustering clustering groups and strategy
  * @param clean files a clean deletes
+ * @param index metadata partitions an indexing plan builds, and how far the build got
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PlanView(String service, String instant, String state, List<CompactionOperationView> compaction,
-                       ClusteringView clustering, CleanView clean) {
+                       ClusteringView clustering, CleanView clean, IndexView index) {
+
+  public PlanView(String service, String instant, String state, List<CompactionOperationView> compaction,
+                  ClusteringView clustering, CleanView clean) {
+    this(service, instant, state, compaction, clustering, clean, null);
+  }
+
+  /**
+   * An indexing plan (Hudi's asynchronous indexer).
+   *
+   * @param partitions the metadata partitions (indexes) it builds
+   * @param baseInstant the data-table instant the initial build covers
+   * @param phase requested, building, catching-up (pending plans) or completed
+   * @param commitsSinceBase completed data-table commits after the base instant, caught up before the plan
+   *     completes (pending plans)
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record IndexView(List<String> partitions, String baseInstant, String phase, Integer commitsSinceBase) {
+  }
 
   /** One compaction operation: a file slice merged into a new base file. */
   public record CompactionOperationView(String partitionPath, String fileId, String baseInstantTime,

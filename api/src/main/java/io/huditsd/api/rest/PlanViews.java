@@ -1,6 +1,10 @@
 package io.huditsd.api.rest;
 
+import io.huditsd.config.MetadataIndexState;
 import io.huditsd.config.ServiceType;
+import io.huditsd.executors.IndexProgress;
+import org.apache.hudi.avro.model.HoodieIndexPartitionInfo;
+import org.apache.hudi.avro.model.HoodieIndexPlan;
 import org.apache.hudi.avro.model.HoodieCleanFileInfo;
 import org.apache.hudi.avro.model.HoodieCleanerPlan;
 import org.apache.hudi.avro.model.HoodieClusteringGroup;
@@ -57,6 +61,7 @@ final class PlanViews {
     instants.addAll(timeline.filterPendingCompactionTimeline().getReverseOrderedInstants().toList());
     instants.addAll(timeline.filterPendingClusteringTimeline().getReverseOrderedInstants().toList());
     instants.addAll(timeline.getCleanerTimeline().filterInflightsAndRequested().getReverseOrderedInstants().toList());
+    instants.addAll(timeline.filterPendingIndexTimeline().getReverseOrderedInstants().toList());
     if (metaClient.getTableType() == HoodieTableType.MERGE_ON_READ) {
       // On MOR tables a completed "commit" is a completed compaction.
       instants.addAll(limit(timeline.getCommitTimeline().filterCompletedInstants().getReverseOrderedInstants(),
@@ -66,6 +71,7 @@ final class PlanViews {
         .filter(instant -> ClusteringUtils.isCompletedClusteringInstant(instant, timeline)), recent));
     instants.addAll(limit(timeline.getCleanerTimeline().filterCompletedInstants().getReverseOrderedInstants(),
         recent));
+    instants.addAll(limit(timeline.filterCompletedIndexTimeline().getReverseOrderedInstants(), recent));
     return instants;
   }
 
@@ -81,6 +87,9 @@ final class PlanViews {
       if (HoodieTimeline.COMPACTION_ACTION.equals(action) || HoodieTimeline.COMMIT_ACTION.equals(action)) {
         HoodieCompactionPlan plan = CompactionUtils.getCompactionPlan(metaClient, time);
         return Optional.of(compaction(time, state, plan));
+      }
+      if (HoodieTimeline.INDEXING_ACTION.equals(action)) {
+        return Optional.of(index(metaClient, instant, state));
       }
       if (HoodieTimeline.CLEAN_ACTION.equals(action)) {
         HoodieInstant requested = metaClient.getInstantGenerator().getCleanRequestedInstant(time);
@@ -143,6 +152,33 @@ final class PlanViews {
         ? Map.of() : new LinkedHashMap<>(plan.getStrategy().getStrategyParams());
     return new PlanView(ServiceType.CLUSTERING.configName(), instant, state, null,
         new PlanView.ClusteringView(strategyClass, params, groups), null);
+  }
+
+  private static PlanView index(HoodieTableMetaClient metaClient, HoodieInstant instant, String state)
+      throws IOException {
+    String time = instant.requestedTime();
+    MetadataIndexState.PendingIndexPlan pending = MetadataIndexState.read(metaClient).pendingPlans().get(time);
+    if (pending != null) {
+      IndexProgress progress = IndexProgress.of(metaClient, pending);
+      return new PlanView(ServiceType.INDEX.configName(), time, state, null, null, null, new PlanView.IndexView(
+          pending.partitions(), pending.baseInstant(), progress.phase(), progress.commitsToCatchUp()));
+    }
+    HoodieIndexPlan plan = metaClient.getActiveTimeline().readIndexPlan(
+        metaClient.getInstantGenerator().getIndexRequestedInstant(time));
+    List<String> partitions = new ArrayList<>();
+    String base = null;
+    for (HoodieIndexPartitionInfo info : plan.getIndexPartitionInfos()) {
+      partitions.add(info.getMetadataPartitionPath());
+      base = info.getIndexUptoInstant();
+    }
+    return new PlanView(ServiceType.INDEX.configName(), time, state, null, null, null,
+        new PlanView.IndexView(partitions, base, state, null));
+  }
+
+  /** What a dry run of index scheduling shows: the wanted indexes the table lacks, which a plan would build. */
+  static PlanView indexPreview(List<String> partitions) {
+    return new PlanView(ServiceType.INDEX.configName(), null, "preview", null, null, null,
+        new PlanView.IndexView(partitions, null, "preview", null));
   }
 
   static PlanView clean(String instant, String state, HoodieCleanerPlan plan) {

@@ -43,7 +43,8 @@ public record TableView(String id, String basePath, String tableType, Integer ta
     if (snapshot.backlog().isPresent()) {
       TableBacklog figures = snapshot.backlog().get();
       pending = new TreeMap<>();
-      for (ServiceType service : List.of(ServiceType.COMPACTION, ServiceType.CLUSTERING, ServiceType.CLEAN)) {
+      for (ServiceType service : List.of(ServiceType.COMPACTION, ServiceType.CLUSTERING, ServiceType.CLEAN,
+          ServiceType.INDEX)) {
         pending.put(service.configName(), figures.pendingPlans().getOrDefault(service, 0));
       }
       backlog = new BacklogView(figures.computedAt(), figures.fileGroups(), figures.logFiles(),

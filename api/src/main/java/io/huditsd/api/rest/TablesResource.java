@@ -135,7 +135,7 @@ public final class TablesResource {
   public Response schedule(@PathParam("id") String id, ScheduleRequest request) {
     TableState state = table(id);
     if (request == null || request.service() == null || request.service().isBlank()) {
-      throw ApiException.badRequest("service: is required, one of compaction, clustering, clean");
+      throw ApiException.badRequest("service: is required, one of compaction, clustering, clean, index");
     }
     ServiceType service;
     try {
@@ -145,6 +145,12 @@ public final class TablesResource {
     }
     if (service == ServiceType.ARCHIVE) {
       throw ApiException.badRequest("service: archive has no plan; it runs on its own once the timeline is long");
+    }
+    if (request.dryRun() && service == ServiceType.INDEX) {
+      List<String> missing = planner.nextIndexPlan(state.table(), tables.metaClient(state.table().basePath()));
+      PlanView view = missing.isEmpty() ? null : PlanViews.indexPreview(missing);
+      return Response.ok(new ScheduleResponse(service.configName(), true, null, view,
+          view == null ? "nothing to plan" : "plan previewed, nothing written")).build();
     }
     if (request.dryRun()) {
       PlanPreview.Preview plan = preview.preview(state.table(), service);

@@ -140,6 +140,19 @@ public final class SparkPeer implements AutoCloseable {
     return rows(output);
   }
 
+  /** The rows of {@code spark.read.format("hudi").options(options).load(basePath).filter(filter)}. */
+  public List<Map<String, Object>> read(String basePath, Map<String, String> options, String filter) {
+    Path output = ioFile("read");
+    Map<String, Object> command = new LinkedHashMap<>();
+    command.put("command", "read");
+    command.put("path", basePath);
+    command.put("options", options);
+    command.put("filter", filter);
+    command.put("output", output.toString());
+    call(command);
+    return rows(output);
+  }
+
   /** Every row of {@code spark.sql(sql)}. */
   public List<Map<String, Object>> sql(String sql) {
     Path output = ioFile("sql");
