@@ -91,13 +91,7 @@ class SparkIndexingIT {
     int port = DaemonApi.freePort();
     int adminPort = DaemonApi.freePort();
     Path config = work.resolve("tsd.yml");
-    Files.writeString(config, DaemonYaml.serverAndLogging(port, adminPort) + """
-        polling:
-          interval: 1s
-          maxBackoff: 5s
-        workers:
-          count: 2
-          retryBackoff: 1s
+    Files.writeString(config, DaemonYaml.serverAndLogging(port, adminPort) + DaemonYaml.QUICK_POLLING + """
         tables:
           - path: %s
             id: %s
