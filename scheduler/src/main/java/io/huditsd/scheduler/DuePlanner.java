@@ -96,7 +96,7 @@ public final class DuePlanner {
       instant = switch (service) {
         case COMPACTION -> client.scheduleCompaction(Option.empty());
         case CLUSTERING -> client.scheduleClustering(Option.empty());
-        case INDEX -> IndexTrigger.schedule(client, missingIndexes);
+        case INDEX -> indexTrigger.schedule(table, client, missingIndexes);
         default -> client.scheduleTableService(Option.empty(), TableServiceType.CLEAN);
       };
     }
@@ -201,7 +201,7 @@ public final class DuePlanner {
     }
 
     Set<MetadataIndexKind> missingIndexes = table.runs(ServiceType.INDEX)
-        && !withPendingPlan.contains(ServiceType.INDEX) ? indexTrigger.missing(table, metaClient) : Set.of();
+        && !withPendingPlan.contains(ServiceType.INDEX) ? indexTrigger.due(table, metaClient) : Set.of();
     if (!missingIndexes.isEmpty()) {
       due.add(ServiceType.INDEX);
     }
@@ -214,7 +214,7 @@ public final class DuePlanner {
             case COMPACTION -> client.scheduleCompaction(Option.empty());
             case CLUSTERING -> client.scheduleClustering(Option.empty());
             case CLEAN -> client.scheduleTableService(Option.empty(), TableServiceType.CLEAN);
-            case INDEX -> IndexTrigger.schedule(client, missingIndexes);
+            case INDEX -> indexTrigger.schedule(table, client, missingIndexes);
             default -> Option.empty();
           };
           if (instant.isPresent()) {

@@ -11,8 +11,11 @@ import org.apache.hudi.metadata.MetadataPartitionType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -26,14 +29,30 @@ public final class IndexTrigger {
 
   /** Tables already warned about, so a table that cannot get its indexes does not flood the log. */
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
+  private final PlanAttempts attempts;
+
+  /** Index builds of a table that keep failing are planned again after 1 min, 2 min, 4 min... at most 1 h. */
+  public IndexTrigger() {
+    this(new PlanAttempts(Clock.systemUTC(), Duration.ofMinutes(1), Duration.ofHours(1)));
+  }
+
+  IndexTrigger(PlanAttempts attempts) {
+    this.attempts = Objects.requireNonNull(attempts, "attempts is null");
+  }
 
   /** The wanted indexes the table lacks and can get now; empty when nothing is to be planned. */
   public Set<MetadataIndexKind> missing(ServicedTable table, HoodieTableMetaClient metaClient) {
     if (table.indexes().isEmpty()) {
       return Set.of();
     }
+    MetadataIndexState state = MetadataIndexState.read(metaClient);
+    for (MetadataIndexKind kind : table.indexes().kinds()) {
+      if (state.completed().contains(kind.partitionPath())) {
+        attempts.reached(goal(table, kind));
+      }
+    }
     Set<MetadataIndexKind> missing = EnumSet.noneOf(MetadataIndexKind.class);
-    missing.addAll(MetadataIndexState.read(metaClient).missing(table.indexes()));
+    missing.addAll(state.missing(table.indexes()));
     if (missing.isEmpty()) {
       return Set.of();
     }
@@ -50,6 +69,24 @@ public final class IndexTrigger {
   }
 
   /**
+   * The missing indexes that polling may plan now: those whose earlier builds did not fail recently (see
+   * {@link PlanAttempts}). A build requested through the REST API is not held back.
+   */
+  public Set<MetadataIndexKind> due(ServicedTable table, HoodieTableMetaClient metaClient) {
+    Set<MetadataIndexKind> due = EnumSet.noneOf(MetadataIndexKind.class);
+    for (MetadataIndexKind kind : missing(table, metaClient)) {
+      String goal = goal(table, kind);
+      if (attempts.mayPlan(goal)) {
+        due.add(kind);
+      } else {
+        LOG.debug("Table {}: index {} was planned before and is still missing; next plan at {}", table.id(),
+            kind.partitionPath(), attempts.nextPlanAt(goal));
+      }
+    }
+    return due;
+  }
+
+  /**
    * Writes an indexing plan for the first of {@code kinds} (in {@link MetadataIndexKind} order, so column stats come
    * before partition stats); the others are planned once it is built. One index per plan: Hudi 1.2.0's indexer
    * initializes every partition of a plan with a metadata-table commit at the same instant (the indexing instant),
@@ -58,11 +95,20 @@ public final class IndexTrigger {
    *
    * @return the plan's instant, or empty when Hudi found nothing to plan
    */
-  static Option<String> schedule(HoodieJavaWriteClient<HoodieAvroPayload> client, Set<MetadataIndexKind> kinds) {
+  Option<String> schedule(ServicedTable table, HoodieJavaWriteClient<HoodieAvroPayload> client,
+                          Set<MetadataIndexKind> kinds) {
     MetadataIndexKind first = kinds.stream().sorted().findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no index to plan"));
     List<MetadataPartitionType> types = List.of(first.partitionType());
-    return client.scheduleIndexing(types, List.of());
+    Option<String> instant = client.scheduleIndexing(types, List.of());
+    if (instant.isPresent()) {
+      attempts.planned(goal(table, first));
+    }
+    return instant;
+  }
+
+  private static String goal(ServicedTable table, MetadataIndexKind kind) {
+    return table.id() + "/" + kind.partitionPath();
   }
 
   private void warnOnce(ServicedTable table, String problem) {
