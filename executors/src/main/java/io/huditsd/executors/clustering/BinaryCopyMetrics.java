@@ -16,6 +16,13 @@ public final class BinaryCopyMetrics {
   static final Counter COPIED_BYTES = Counter.build("tsd_clustering_binary_copy_bytes_total",
           "Bytes of base files written by copying Parquet row groups").create();
 
+  static {
+    // Every reason is exported from the start, at zero, so that a rate over it is defined before the first fallback.
+    for (FallbackReason reason : FallbackReason.values()) {
+      FALLBACKS.labels(reason.label());
+    }
+  }
+
   private BinaryCopyMetrics() {
   }
 
