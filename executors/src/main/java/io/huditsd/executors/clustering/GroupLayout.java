@@ -86,8 +86,11 @@ final class GroupLayout {
     boolean firstHasBloom = false;
     for (Path file : files) {
       ParquetMetadata footer;
+      long length;
       try {
-        footer = ParquetFileReader.readFooter(HadoopInputFile.fromPath(file, conf), ParquetMetadataConverter.NO_FILTER);
+        HadoopInputFile input = HadoopInputFile.fromPath(file, conf);
+        length = input.getLength();
+        footer = ParquetFileReader.readFooter(input, ParquetMetadataConverter.NO_FILTER);
       } catch (IOException | RuntimeException e) {
         return new Ineligible(FallbackReason.UNREADABLE_FOOTER, "cannot read the Parquet footer of " + file + ": " + e);
       }
@@ -102,7 +105,7 @@ final class GroupLayout {
             + (bloom == null ? "no bloom filter" : "a " + bloomType + " bloom filter") + ", " + files.get(0) + " has "
             + (firstHasBloom ? "a " + firstBloomType + " bloom filter" : "none"));
       }
-      SourceFile source = new SourceFile(file, withoutBloomFilter(footer));
+      SourceFile source = new SourceFile(file, length, withoutBloomFilter(footer));
       sources.add(source);
       for (BlockMetaData block : footer.getBlocks()) {
         if (block.getRowCount() == 0) {

@@ -25,6 +25,7 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,6 +83,9 @@ class TestBinaryCopyClustering {
     assertThat(sorted(withoutFileName(after))).isEqualTo(sorted(before));
     // Every column chunk but _hoodie_file_name's is the input's, byte for byte, and each input chunk went out once.
     assertThat(chunkDigests(outputs)).isEqualTo(inputChunks);
+    for (Path output : outputs) {
+      checkPageIndexes(output);
+    }
     checkColumnStats(table, outputs);
   }
 
@@ -260,6 +264,22 @@ class TestBinaryCopyClustering {
         footer.get("hoodie_bloom_filter_type_code"));
     assertThat(keys).allMatch(filter::mightContain);
     assertThat(footer).containsKey("parquet.avro.schema");
+  }
+
+  /** Page indexes were carried over, their page offsets moved to where the pages are in the new file. */
+  private void checkPageIndexes(Path file) throws IOException {
+    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, tables.hadoop()))) {
+      for (BlockMetaData block : reader.getFooter().getBlocks()) {
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+          assertThat(reader.readColumnIndex(chunk)).as("column index of " + chunk).isNotNull();
+          OffsetIndex offsets = reader.readOffsetIndex(chunk);
+          assertThat(offsets).as("offset index of " + chunk).isNotNull();
+          assertThat(offsets.getOffset(0)).isEqualTo(chunk.getFirstDataPageOffset());
+          assertThat(offsets.getLastRowIndex(offsets.getPageCount() - 1, block.getRowCount()))
+              .isEqualTo(block.getRowCount() - 1);
+        }
+      }
+    }
   }
 
   /** The metadata table's column stats of each new file match the file's values. */
