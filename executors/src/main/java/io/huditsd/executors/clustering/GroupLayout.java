@@ -16,12 +16,17 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 
 /**
  * Pass one of copying a clustering group: reads each base file's footer once, decides whether the files can be
@@ -34,15 +39,21 @@ final class GroupLayout {
   static final String MIN_KEY = HoodieBloomFilterWriteSupport.HOODIE_MIN_RECORD_KEY_FOOTER;
   static final String MAX_KEY = HoodieBloomFilterWriteSupport.HOODIE_MAX_RECORD_KEY_FOOTER;
 
+  /** Files whose footers are read ahead of the one being laid out. */
+  private static final int WINDOW = 4;
+
   private final Configuration conf;
   private final long targetFileBytes;
+  private final ExecutorService footerReaders;
 
   /**
    * @param targetFileBytes an output file takes row groups until the next one would take it past this size
    *     ({@code hoodie.clustering.plan.strategy.target.file.max.bytes})
+   * @param footerReaders threads that read footers ahead; owned by the caller
    */
-  GroupLayout(Configuration conf, long targetFileBytes) {
+  GroupLayout(Configuration conf, long targetFileBytes, ExecutorService footerReaders) {
     this.conf = Objects.requireNonNull(conf, "conf is null");
+    this.footerReaders = Objects.requireNonNull(footerReaders, "footerReaders is null");
     if (targetFileBytes <= 0) {
       throw new IllegalArgumentException("targetFileBytes must be positive: " + targetFileBytes);
     }
@@ -84,39 +95,46 @@ final class GroupLayout {
     OutputBuilder current = new OutputBuilder();
     String firstBloomType = null;
     boolean firstHasBloom = false;
-    for (Path file : files) {
-      ParquetMetadata footer;
-      long length;
-      try {
-        HadoopInputFile input = HadoopInputFile.fromPath(file, conf);
-        length = input.getLength();
-        footer = ParquetFileReader.readFooter(input, ParquetMetadataConverter.NO_FILTER);
-      } catch (IOException | RuntimeException e) {
-        return new Ineligible(FallbackReason.UNREADABLE_FOOTER, "cannot read the Parquet footer of " + file + ": " + e);
+    // Footers are read and bloom filters decoded (the costly part: a bit at a time) a few files ahead, in
+    // parallel, and taken in order: at most WINDOW files' filters are held at once.
+    Deque<Future<FooterRead>> window = new ArrayDeque<>();
+    int next = 0;
+    try {
+      while (next < files.size() && window.size() < WINDOW) {
+        window.add(submit(files.get(next++)));
       }
-      Map<String, String> keyValues = footer.getFileMetaData().getKeyValueMetaData();
-      String bloom = keyValues.get(BLOOM_FILTER_KEY);
-      String bloomType = bloomTypeOf(keyValues);
-      if (sources.isEmpty()) {
-        firstHasBloom = bloom != null;
-        firstBloomType = bloomType;
-      } else if (firstHasBloom != (bloom != null) || (bloom != null && !bloomType.equals(firstBloomType))) {
-        return new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, file + " has "
-            + (bloom == null ? "no bloom filter" : "a " + bloomType + " bloom filter") + ", " + files.get(0) + " has "
-            + (firstHasBloom ? "a " + firstBloomType + " bloom filter" : "none"));
-      }
-      SourceFile source = new SourceFile(file, length, withoutBloomFilter(footer));
-      sources.add(source);
-      for (BlockMetaData block : footer.getBlocks()) {
-        if (block.getRowCount() == 0) {
-          continue;
+      while (!window.isEmpty()) {
+        FooterRead read = await(window.poll());
+        if (next < files.size()) {
+          window.add(submit(files.get(next++)));
         }
-        if (!current.isEmpty() && current.bytes + block.getCompressedSize() > targetFileBytes) {
-          outputs.add(current.build());
-          current = new OutputBuilder();
+        if (read.failure() != null) {
+          return new Ineligible(FallbackReason.UNREADABLE_FOOTER, "cannot read the Parquet footer of " + read.path()
+              + ": " + read.failure());
         }
-        current.add(source, block, bloom, bloomType, keyValues.get(MIN_KEY), keyValues.get(MAX_KEY));
+        if (sources.isEmpty()) {
+          firstHasBloom = read.hasBloom();
+          firstBloomType = read.bloomType();
+        } else if (firstHasBloom != read.hasBloom() || (read.hasBloom() && !read.bloomType().equals(firstBloomType))) {
+          return new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has "
+              + (read.hasBloom() ? "a " + read.bloomType() + " bloom filter" : "no bloom filter") + ", "
+              + files.get(0) + " has " + (firstHasBloom ? "a " + firstBloomType + " bloom filter" : "none"));
+        }
+        SourceFile source = read.source();
+        sources.add(source);
+        for (BlockMetaData block : source.footer().getBlocks()) {
+          if (block.getRowCount() == 0) {
+            continue;
+          }
+          if (!current.isEmpty() && current.bytes + block.getCompressedSize() > targetFileBytes) {
+            outputs.add(current.build());
+            current = new OutputBuilder();
+          }
+          current.add(source, block, read);
+        }
       }
+    } finally {
+      window.forEach(pending -> pending.cancel(true));
     }
     if (!current.isEmpty()) {
       outputs.add(current.build());
@@ -139,6 +157,97 @@ final class GroupLayout {
       }
     }
     return new Layout(schema, widest.footer().getFileMetaData().getKeyValueMetaData(), outputs);
+  }
+
+  private Future<FooterRead> submit(Path file) {
+    return footerReaders.submit(() -> read(file));
+  }
+
+  private static FooterRead await(Future<FooterRead> pending) {
+    try {
+      return pending.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading Parquet footers", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot read Parquet footers", e.getCause());
+    }
+  }
+
+  private FooterRead read(Path file) {
+    try {
+      HadoopInputFile input = HadoopInputFile.fromPath(file, conf);
+      ParquetMetadata footer = ParquetFileReader.readFooter(input, ParquetMetadataConverter.NO_FILTER);
+      Map<String, String> keyValues = footer.getFileMetaData().getKeyValueMetaData();
+      String bloom = keyValues.get(BLOOM_FILTER_KEY);
+      String bloomType = bloomTypeOf(keyValues);
+      return new FooterRead(file, new SourceFile(file, input.getLength(), withoutBloomFilter(footer)), bloom,
+          bloomType, bloom == null ? null : BloomFilterFactory.fromString(bloom, bloomType), keyValues.get(MIN_KEY),
+          keyValues.get(MAX_KEY), null);
+    } catch (IOException | RuntimeException e) {
+      return new FooterRead(file, null, null, null, null, null, null, e);
+    }
+  }
+
+  /**
+   * A footer as read, with the source's bloom filter decoded ahead. The filter goes to the first output that takes
+   * the source; one that spans outputs decodes it again from the text for the next (OR changes the filter).
+   */
+  private static final class FooterRead {
+    private final Path path;
+    private final SourceFile source;
+    private final String bloomText;
+    private final String bloomType;
+    private BloomFilter decoded;
+    private final String minKey;
+    private final String maxKey;
+    private final Exception failure;
+
+    FooterRead(Path path, SourceFile source, String bloomText, String bloomType, BloomFilter decoded, String minKey,
+               String maxKey, Exception failure) {
+      this.path = path;
+      this.source = source;
+      this.bloomText = bloomText;
+      this.bloomType = bloomType;
+      this.decoded = decoded;
+      this.minKey = minKey;
+      this.maxKey = maxKey;
+      this.failure = failure;
+    }
+
+    Path path() {
+      return path;
+    }
+
+    SourceFile source() {
+      return source;
+    }
+
+    boolean hasBloom() {
+      return bloomText != null;
+    }
+
+    String bloomType() {
+      return bloomType;
+    }
+
+    String minKey() {
+      return minKey;
+    }
+
+    String maxKey() {
+      return maxKey;
+    }
+
+    Exception failure() {
+      return failure;
+    }
+
+    BloomFilter takeBloomFilter() {
+      BloomFilter filter = decoded != null ? decoded : BloomFilterFactory.fromString(bloomText, bloomType);
+      decoded = null;
+      return filter;
+    }
   }
 
   private static MessageType schemaOf(SourceFile source) {
@@ -174,7 +283,7 @@ final class GroupLayout {
       return rowGroups.isEmpty();
     }
 
-    void add(SourceFile source, BlockMetaData block, String bloom, String bloomType, String min, String max) {
+    void add(SourceFile source, BlockMetaData block, FooterRead read) {
       rowGroups.add(new PlannedOutput.RowGroup(source, block));
       bytes += block.getCompressedSize();
       if (source == lastSource) {
@@ -183,19 +292,19 @@ final class GroupLayout {
       // A source whose row groups span two outputs is merged into both: each output's filter and key range then
       // cover every key it holds (and a few it does not, which only costs the index a look).
       lastSource = source;
-      if (bloom != null) {
-        BloomFilter filter = BloomFilterFactory.fromString(bloom, bloomType);
+      if (read.hasBloom()) {
+        BloomFilter filter = read.takeBloomFilter();
         if (bloomFilter == null) {
           bloomFilter = filter;
         } else {
           bloomFilter.or(filter);
         }
       }
-      if (min != null && (minKey == null || min.compareTo(minKey) < 0)) {
-        minKey = min;
+      if (read.minKey() != null && (minKey == null || read.minKey().compareTo(minKey) < 0)) {
+        minKey = read.minKey();
       }
-      if (max != null && (maxKey == null || max.compareTo(maxKey) > 0)) {
-        maxKey = max;
+      if (read.maxKey() != null && (maxKey == null || read.maxKey().compareTo(maxKey) > 0)) {
+        maxKey = read.maxKey();
       }
     }
 
