@@ -6,14 +6,18 @@ import org.apache.hudi.avro.HoodieBloomFilterWriteSupport;
 import org.apache.hudi.common.bloom.BloomFilter;
 import org.apache.hudi.common.bloom.BloomFilterFactory;
 import org.apache.hudi.common.bloom.BloomFilterTypeCode;
+import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -39,6 +43,7 @@ final class GroupLayout {
   static final String MIN_KEY = HoodieBloomFilterWriteSupport.HOODIE_MIN_RECORD_KEY_FOOTER;
   static final String MAX_KEY = HoodieBloomFilterWriteSupport.HOODIE_MAX_RECORD_KEY_FOOTER;
 
+  private static final ColumnPath RECORD_KEY_COLUMN = ColumnPath.get(HoodieRecord.RECORD_KEY_METADATA_FIELD);
   /** Files whose footers are read ahead of the one being laid out. */
   private static final int WINDOW = 4;
 
@@ -275,6 +280,7 @@ final class GroupLayout {
     private final List<PlannedOutput.RowGroup> rowGroups = new ArrayList<>();
     private long bytes;
     private SourceFile lastSource;
+    private SourceFile lastKeyRangeSource;
     private BloomFilter bloomFilter;
     private String minKey;
     private String maxKey;
@@ -286,11 +292,20 @@ final class GroupLayout {
     void add(SourceFile source, BlockMetaData block, FooterRead read) {
       rowGroups.add(new PlannedOutput.RowGroup(source, block));
       bytes += block.getCompressedSize();
+      // The key range comes from the row group's statistics of _hoodie_record_key when it has them (exact, also
+      // for a source split between outputs), else from the source's footer (covers the whole source).
+      Optional<String[]> range = recordKeyRange(block);
+      if (range.isPresent()) {
+        widenKeyRange(range.get()[0], range.get()[1]);
+      } else if (source != lastKeyRangeSource) {
+        lastKeyRangeSource = source;
+        widenKeyRange(read.minKey(), read.maxKey());
+      }
       if (source == lastSource) {
         return;
       }
-      // A source whose row groups span two outputs is merged into both: each output's filter and key range then
-      // cover every key it holds (and a few it does not, which only costs the index a look).
+      // A source whose row groups span two outputs is merged into both: each output's filter then covers every key
+      // it holds (and a few it does not, which only costs the index a look).
       lastSource = source;
       if (read.hasBloom()) {
         BloomFilter filter = read.takeBloomFilter();
@@ -300,12 +315,30 @@ final class GroupLayout {
           bloomFilter.or(filter);
         }
       }
-      if (read.minKey() != null && (minKey == null || read.minKey().compareTo(minKey) < 0)) {
-        minKey = read.minKey();
+    }
+
+    private void widenKeyRange(String min, String max) {
+      if (min != null && (minKey == null || min.compareTo(minKey) < 0)) {
+        minKey = min;
       }
-      if (read.maxKey() != null && (maxKey == null || read.maxKey().compareTo(maxKey) > 0)) {
-        maxKey = read.maxKey();
+      if (max != null && (maxKey == null || max.compareTo(maxKey) > 0)) {
+        maxKey = max;
       }
+    }
+
+    private static Optional<String[]> recordKeyRange(BlockMetaData block) {
+      for (ColumnChunkMetaData chunk : block.getColumns()) {
+        if (chunk.getPath().equals(RECORD_KEY_COLUMN)) {
+          Statistics<?> statistics = chunk.getStatistics();
+          if (statistics == null || !statistics.hasNonNullValue() || statistics.getNumNulls() > 0
+              || !(statistics.genericGetMin() instanceof Binary min)
+              || !(statistics.genericGetMax() instanceof Binary max)) {
+            return Optional.empty();
+          }
+          return Optional.of(new String[] {min.toStringUsingUTF8(), max.toStringUsingUTF8()});
+        }
+      }
+      return Optional.empty();
     }
 
     PlannedOutput build() {

@@ -69,7 +69,7 @@ public final class ColumnChunks {
     try (Stream<java.nio.file.Path> files = Files.walk(basePath)) {
       return files.filter(path -> !path.toString().contains("/.hoodie"))
           .map(path -> path.getFileName().toString())
-          .filter(name -> name.startsWith(".") && name.contains(".log."))
+          .filter(name -> name.startsWith(".") && name.contains(".log.") && !name.endsWith(".crc"))
           .map(name -> name.substring(1, name.indexOf('_')))
           .collect(Collectors.toSet());
     } catch (IOException e) {
