@@ -3,8 +3,6 @@ package io.huditsd.executors.clustering;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hudi.avro.HoodieBloomFilterWriteSupport;
-import org.apache.hudi.common.bloom.BloomFilter;
-import org.apache.hudi.common.bloom.BloomFilterFactory;
 import org.apache.hudi.common.bloom.BloomFilterTypeCode;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
@@ -100,8 +98,8 @@ final class GroupLayout {
     OutputBuilder current = new OutputBuilder();
     String firstBloomType = null;
     boolean firstHasBloom = false;
-    // Footers are read and bloom filters decoded (the costly part: a bit at a time) a few files ahead, in
-    // parallel, and taken in order: at most WINDOW files' filters are held at once.
+    // Footers are read and bloom filters decoded a few files ahead, in parallel, and taken in order: at most
+    // WINDOW files' filters are held at once.
     Deque<Future<FooterRead>> window = new ArrayDeque<>();
     int next = 0;
     try {
@@ -116,6 +114,10 @@ final class GroupLayout {
         if (read.failure() != null) {
           return new Ineligible(FallbackReason.UNREADABLE_FOOTER, "cannot read the Parquet footer of " + read.path()
               + ": " + read.failure());
+        }
+        if (read.hasBloom() && !BloomFilterUnion.isKnownType(read.bloomType())) {
+          return new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has a bloom filter of unknown"
+              + " type " + read.bloomType());
         }
         if (sources.isEmpty()) {
           firstHasBloom = read.hasBloom();
@@ -135,7 +137,10 @@ final class GroupLayout {
             outputs.add(current.build());
             current = new OutputBuilder();
           }
-          current.add(source, block, read);
+          if (!current.add(source, block, read)) {
+            return new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has a bloom filter of"
+                + " another size than " + files.get(0) + "'s (the writers' bloom settings changed)");
+          }
         }
       }
     } finally {
@@ -186,72 +191,22 @@ final class GroupLayout {
       Map<String, String> keyValues = footer.getFileMetaData().getKeyValueMetaData();
       String bloom = keyValues.get(BLOOM_FILTER_KEY);
       String bloomType = bloomTypeOf(keyValues);
-      return new FooterRead(file, new SourceFile(file, input.getLength(), withoutBloomFilter(footer)), bloom,
-          bloomType, bloom == null ? null : BloomFilterFactory.fromString(bloom, bloomType), keyValues.get(MIN_KEY),
+      return new FooterRead(file, new SourceFile(file, input.getLength(), withoutBloomFilter(footer)),
+          bloom == null ? null : BloomFilterUnion.decode(bloom), bloomType, keyValues.get(MIN_KEY),
           keyValues.get(MAX_KEY), null);
     } catch (IOException | RuntimeException e) {
-      return new FooterRead(file, null, null, null, null, null, null, e);
+      return new FooterRead(file, null, null, null, null, null, e);
     }
   }
 
   /**
-   * A footer as read, with the source's bloom filter decoded ahead. The filter goes to the first output that takes
-   * the source; one that spans outputs decodes it again from the text for the next (OR changes the filter).
+   * A footer as read, with the source's bloom filter Base64-decoded ahead (never changed: a source split between
+   * outputs gives the same bytes to each).
    */
-  private static final class FooterRead {
-    private final Path path;
-    private final SourceFile source;
-    private final String bloomText;
-    private final String bloomType;
-    private BloomFilter decoded;
-    private final String minKey;
-    private final String maxKey;
-    private final Exception failure;
-
-    FooterRead(Path path, SourceFile source, String bloomText, String bloomType, BloomFilter decoded, String minKey,
-               String maxKey, Exception failure) {
-      this.path = path;
-      this.source = source;
-      this.bloomText = bloomText;
-      this.bloomType = bloomType;
-      this.decoded = decoded;
-      this.minKey = minKey;
-      this.maxKey = maxKey;
-      this.failure = failure;
-    }
-
-    Path path() {
-      return path;
-    }
-
-    SourceFile source() {
-      return source;
-    }
-
+  private record FooterRead(Path path, SourceFile source, byte[] bloomBytes, String bloomType, String minKey,
+                            String maxKey, Exception failure) {
     boolean hasBloom() {
-      return bloomText != null;
-    }
-
-    String bloomType() {
-      return bloomType;
-    }
-
-    String minKey() {
-      return minKey;
-    }
-
-    String maxKey() {
-      return maxKey;
-    }
-
-    Exception failure() {
-      return failure;
-    }
-
-    BloomFilter takeBloomFilter() {
-      BloomFilter filter = decoded != null ? decoded : BloomFilterFactory.fromString(bloomText, bloomType);
-      decoded = null;
-      return filter;
+      return bloomBytes != null;
     }
   }
 
@@ -281,7 +236,7 @@ final class GroupLayout {
     private long bytes;
     private SourceFile lastSource;
     private SourceFile lastKeyRangeSource;
-    private BloomFilter bloomFilter;
+    private BloomFilterUnion bloomFilter;
     private String minKey;
     private String maxKey;
 
@@ -289,7 +244,8 @@ final class GroupLayout {
       return rowGroups.isEmpty();
     }
 
-    void add(SourceFile source, BlockMetaData block, FooterRead read) {
+    /** False when the source's bloom filter cannot be OR-ed with the others (another size). */
+    boolean add(SourceFile source, BlockMetaData block, FooterRead read) {
       rowGroups.add(new PlannedOutput.RowGroup(source, block));
       bytes += block.getCompressedSize();
       // The key range comes from the row group's statistics of _hoodie_record_key when it has them (exact, also
@@ -302,19 +258,19 @@ final class GroupLayout {
         widenKeyRange(read.minKey(), read.maxKey());
       }
       if (source == lastSource) {
-        return;
+        return true;
       }
       // A source whose row groups span two outputs is merged into both: each output's filter then covers every key
       // it holds (and a few it does not, which only costs the index a look).
       lastSource = source;
-      if (read.hasBloom()) {
-        BloomFilter filter = read.takeBloomFilter();
-        if (bloomFilter == null) {
-          bloomFilter = filter;
-        } else {
-          bloomFilter.or(filter);
-        }
+      if (!read.hasBloom()) {
+        return true;
       }
+      if (bloomFilter == null) {
+        bloomFilter = new BloomFilterUnion(read.bloomType(), read.bloomBytes());
+        return true;
+      }
+      return bloomFilter.add(read.bloomBytes());
     }
 
     private void widenKeyRange(String min, String max) {

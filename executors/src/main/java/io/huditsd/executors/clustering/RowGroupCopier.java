@@ -88,8 +88,8 @@ final class RowGroupCopier {
     }
     Map<String, String> footerEntries = new LinkedHashMap<>(keyValueMetadata);
     output.bloomFilter().ifPresent(filter -> {
-      footerEntries.put(GroupLayout.BLOOM_FILTER_KEY, filter.serializeToString());
-      footerEntries.put(GroupLayout.BLOOM_TYPE_KEY, filter.getBloomFilterTypeCode().name());
+      footerEntries.put(GroupLayout.BLOOM_FILTER_KEY, filter.serialized());
+      footerEntries.put(GroupLayout.BLOOM_TYPE_KEY, filter.typeCode());
     });
     output.minRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MIN_KEY, key));
     output.maxRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MAX_KEY, key));
