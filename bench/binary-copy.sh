@@ -26,6 +26,8 @@
 #   HEAP             -Xmx of every JVM but the rewrite's                             [2g]
 #   REWRITE_HEAP     -Xmx of java-rewrite, which holds a group's records in memory   [8g]
 #   VERIFY_SPARK     1: read every clustered table back with Spark at the end        [1]
+#   JFR              1: record a Java Flight Recording of each Java contender        [0]
+#                       (BENCH_DIR/logs/NAME.jfr; sampling adds a little to the timings)
 #
 # What it does: builds the source table once with bench/BinaryCopyTable.java (Hudi's Java writer; COPY_ON_WRITE,
 # table version 9, one partition, 12 columns, gzip, metadata table with files, column_stats and partition_stats as
@@ -47,6 +49,7 @@ group_bytes=${GROUP_BYTES:-67108864}
 heap=${HEAP:-2g}
 rewrite_heap=${REWRITE_HEAP:-8g}
 verify_spark=${VERIFY_SPARK:-1}
+jfr=${JFR:-0}
 jar="$home/api/target/hudi-tsd.jar"
 peer_classpath_file="$home/spark-peer/target/spark-peer.classpath"
 java_classpath="$dir/classes/java:$jar:$home/api/target/lib/*"
@@ -151,8 +154,10 @@ run_java() { # name xmx keys...
   shift 2
   rm -rf "$dir/runs/$name"; cp -a "$source_table" "$dir/runs/$name"; sync
   log "$name: clustering (-Xmx$xmx, load $(load))"
+  local profile=()
+  [ "$jfr" = 1 ] && profile=(-XX:StartFlightRecording=filename="$dir/logs/$name.jfr",settings=profile)
   start=$(now_ms)
-  java -Xmx"$xmx" -Xlog:gc:file="$dir/logs/$name.gc" "${quiet[@]}" -cp "$java_classpath" \
+  java -Xmx"$xmx" -Xlog:gc:file="$dir/logs/$name.gc" "${profile[@]}" "${quiet[@]}" -cp "$java_classpath" \
     BinaryCopyBench cluster "$name" "$dir/runs/$name" "$codec" "$@" >"$dir/logs/$name.out" 2>"$dir/logs/$name.err" \
     || status="exit $?"
   local jvm_ms=$(( $(now_ms) - start ))
