@@ -297,7 +297,8 @@ class TestRestApi {
         "tsd_delta_commits_since_compaction{table=\"orders\"}",
         "tsd_last_success_timestamp_seconds{table=\"orders\",service=\"compaction\"}",
         "tsd_poll_duration_seconds_count", "jvm_memory_bytes_used{area=\"heap\"}",
-        "tsd_lock_wait_seconds_count{table=\"orders\"}", "tsd_lock_held_seconds_count{table=\"orders\"}");
+        "tsd_lock_wait_seconds_count{table=\"orders\"}", "tsd_lock_held_seconds_count{table=\"orders\"}",
+        "tsd_clustering_binary_copy_groups_total", "tsd_clustering_binary_copy_fallbacks_total{reason=\"log_files\"}");
     assertThat(admin.get("/live").status()).isEqualTo(200);
     assertThat(admin.get("/ready").status()).isEqualTo(200);
     Reply health = admin.get("/healthcheck");

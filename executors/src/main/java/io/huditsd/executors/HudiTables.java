@@ -14,6 +14,7 @@ import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.storage.StorageConfiguration;
 import org.apache.hudi.storage.hadoop.HadoopStorageConfiguration;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -73,8 +74,22 @@ public final class HudiTables {
 
   /** A write client over a fresh meta client; callers close it. */
   public HoodieJavaWriteClient<HoodieAvroPayload> writeClient(ServicedTable table) {
+    return writeClient(table, Map.of());
+  }
+
+  /**
+   * A write client whose config has {@code overrides} on top of the table's own {@code hoodie.*} keys (as if the
+   * user had set them); callers close it.
+   */
+  public HoodieJavaWriteClient<HoodieAvroPayload> writeClient(ServicedTable table, Map<String, String> overrides) {
+    ServicedTable effective = table;
+    if (!overrides.isEmpty()) {
+      Map<String, String> keys = new HashMap<>(table.hoodieKeys());
+      keys.putAll(overrides);
+      effective = new ServicedTable(table.id(), table.basePath(), table.services(), table.pollInterval(), keys);
+    }
     HoodieTableMetaClient metaClient = metaClient(table.basePath());
     return new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConfiguration.newInstance()),
-        writeConfig(table, metaClient));
+        writeConfig(effective, metaClient));
   }
 }

@@ -1,9 +1,13 @@
 package io.huditsd.executors;
 
 import io.huditsd.config.ServiceType;
+import org.apache.hudi.avro.model.HoodieClusteringPlan;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.util.ClusteringUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.EnumMap;
 import java.util.List;
@@ -14,9 +18,11 @@ import java.util.function.Function;
 
 /**
  * Runs one work item: checks that its plan is still pending and not held by a live process, then executes it with
- * a fresh write client.
+ * a fresh write client. A clustering plan is executed with the Java strategy matching the one it names (see
+ * {@link ClusteringStrategyMatch}), whatever the table's {@code hoodie.clustering.execution.strategy.class} says.
  */
 public final class PlanRunner implements Function<WorkItem, ActionResult> {
+  private static final Logger LOG = LoggerFactory.getLogger(PlanRunner.class);
   private final HudiTables tables;
   private final PlanLiveness liveness;
   private final Map<ServiceType, ServiceAction> actions = new EnumMap<>(ServiceType.class);
@@ -43,9 +49,25 @@ public final class PlanRunner implements Function<WorkItem, ActionResult> {
     if (item.instant().isPresent() && item.service() != ServiceType.ARCHIVE) {
       checkStillPending(item);
     }
-    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(item.table())) {
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(item.table(), overrides(item))) {
       return action.execute(client, item.instant());
     }
+  }
+
+  /** Keys that this item's client needs on top of the table's: for clustering, the strategy its plan names. */
+  private Map<String, String> overrides(WorkItem item) {
+    if (item.service() != ServiceType.CLUSTERING || item.instant().isEmpty()) {
+      return Map.of();
+    }
+    HoodieTableMetaClient metaClient = tables.metaClient(item.table().basePath());
+    HoodieClusteringPlan plan = ClusteringUtils.getPendingClusteringPlan(metaClient, item.instant().get());
+    String named = plan.getStrategy() == null ? null : plan.getStrategy().getStrategyClassName();
+    ClusteringStrategyMatch.Choice choice = ClusteringStrategyMatch.forPlan(named);
+    LOG.info("Clustering {} of table {}: execution strategy {} ({})", item.instant().get(), item.table().id(),
+        choice.className().orElse("as configured"), choice.reason());
+    return choice.className()
+        .map(className -> Map.of(ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, className))
+        .orElse(Map.of());
   }
 
   private void checkStillPending(WorkItem item) {

@@ -1,0 +1,34 @@
+package io.huditsd.executors.clustering;
+
+/**
+ * Why a clustering group cannot be binary-copied and is rewritten record by record instead. The names are the
+ * {@code reason} label of {@code tsd_clustering_binary_copy_fallbacks_total}.
+ */
+public enum FallbackReason {
+  /** A file slice has log files (MOR): its rows are the merge of base and logs, which only a rewrite produces. */
+  LOG_FILES,
+  /** A file slice has no base file, or one that is not Parquet, or a bootstrap base file. */
+  NOT_PARQUET_BASE_FILE,
+  /** The plan sorts by columns: copied row groups keep their order. */
+  SORT_COLUMNS,
+  /** The plan does not preserve Hudi's meta columns (commit time, sequence number), which a copy keeps. */
+  METADATA_NOT_PRESERVED,
+  /**
+   * The table has a record-level, secondary or expression index, which a commit updates from per-record write
+   * results that a copy does not produce.
+   */
+  RECORD_LEVEL_INDEX,
+  /** The group's file slices are in more than one partition. */
+  MULTIPLE_PARTITIONS,
+  /** The files' schemas differ other than by optional columns that some files lack. */
+  SCHEMA_MISMATCH,
+  /** The files' Hudi bloom filters are of different types, or some files have one and others not. */
+  BLOOM_FILTER_MISMATCH,
+  /** A base file could not be read as Parquet. */
+  UNREADABLE_FOOTER;
+
+  /** The label value: lower case, as Prometheus labels usually are. */
+  public String label() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+}

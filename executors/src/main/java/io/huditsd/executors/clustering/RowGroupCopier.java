@@ -1,0 +1,201 @@
+package io.huditsd.executors.clustering;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.hudi.parquet.io.ByteArraySeekableInputStream;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Pass two of copying a clustering group: writes one output base file from whole row groups of the sources. Column
+ * chunks are appended as they are stored (compressed pages, dictionary, statistics, page indexes), without
+ * decompressing or decoding a value. Only two kinds of chunk are written anew, one per row group: Hudi's
+ * {@code _hoodie_file_name}, which must name the new file (a single value, dictionary-encoded), and a column the
+ * source lacks, written as nulls.
+ */
+final class RowGroupCopier {
+  /** Row groups up to this size are read with one call into a reused buffer; larger ones are streamed. */
+  private static final int MAX_BUFFERED_ROW_GROUP = 64 * 1024 * 1024;
+  private static final ColumnPath FILE_NAME_COLUMN = ColumnPath.get(HoodieRecord.FILENAME_METADATA_FIELD);
+
+  private final Configuration conf;
+  private byte[] buffer = new byte[0];
+
+  RowGroupCopier(Configuration conf) {
+    this.conf = Objects.requireNonNull(conf, "conf is null");
+  }
+
+  /** What was written: the footer as written (for column statistics) and the number of rows. */
+  record Written(ParquetMetadata footer, long rows) {
+  }
+
+  Written write(Path target, MessageType schema, Map<String, String> keyValueMetadata, PlannedOutput output)
+      throws IOException {
+    ParquetFileWriter writer = new ParquetFileWriter(HadoopOutputFile.fromPath(target, conf), schema,
+        ParquetFileWriter.Mode.CREATE, ParquetWriterDefaults.ROW_GROUP_SIZE, 0,
+        ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH,
+        ParquetProperties.DEFAULT_PAGE_WRITE_CHECKSUM_ENABLED);
+    CodecFactory codecs = new CodecFactory(conf, ParquetProperties.DEFAULT_PAGE_SIZE);
+    Binary fileName = Binary.fromString(target.getName());
+    long rows = 0;
+    writer.start();
+    OpenSource open = null;
+    try {
+      for (PlannedOutput.RowGroup rowGroup : output.rowGroups()) {
+        if (open == null || open.source != rowGroup.source()) {
+          if (open != null) {
+            open.close();
+          }
+          open = new OpenSource(rowGroup.source(), conf);
+        }
+        copyRowGroup(writer, codecs, schema, open, rowGroup.block(), fileName);
+        rows += rowGroup.block().getRowCount();
+      }
+    } finally {
+      if (open != null) {
+        open.close();
+      }
+    }
+    Map<String, String> footerEntries = new LinkedHashMap<>(keyValueMetadata);
+    output.bloomFilter().ifPresent(filter -> {
+      footerEntries.put(GroupLayout.BLOOM_FILTER_KEY, filter.serializeToString());
+      footerEntries.put(GroupLayout.BLOOM_TYPE_KEY, filter.getBloomFilterTypeCode().name());
+    });
+    output.minRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MIN_KEY, key));
+    output.maxRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MAX_KEY, key));
+    writer.end(footerEntries);
+    codecs.release();
+    return new Written(writer.getFooter(), rows);
+  }
+
+  private void copyRowGroup(ParquetFileWriter writer, CodecFactory codecs, MessageType schema, OpenSource open,
+                            BlockMetaData block, Binary fileName) throws IOException {
+    Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
+    long first = Long.MAX_VALUE;
+    long end = Long.MIN_VALUE;
+    for (ColumnChunkMetaData chunk : block.getColumns()) {
+      chunks.put(chunk.getPath(), chunk);
+      first = Math.min(first, chunk.getStartingPos());
+      end = Math.max(end, chunk.getStartingPos() + chunk.getTotalSize());
+    }
+    SeekableInputStream data = open.data;
+    long length = end - first;
+    if (length <= MAX_BUFFERED_ROW_GROUP) {
+      if (buffer.length < length) {
+        buffer = new byte[(int) length];
+      }
+      open.data.seek(first);
+      open.data.readFully(buffer, 0, (int) length);
+      data = new ByteArraySeekableInputStream(buffer, first, (int) length);
+    }
+    CompressionCodecName codec = block.getColumns().get(0).getCodec();
+    writer.startBlock(block.getRowCount());
+    for (ColumnDescriptor column : schema.getColumns()) {
+      ColumnPath path = ColumnPath.get(column.getPath());
+      ColumnChunkMetaData chunk = chunks.get(path);
+      if (path.equals(FILE_NAME_COLUMN)) {
+        writeColumn(writer, codecs, schema, column, chunk == null ? codec : chunk.getCodec(), block.getRowCount(),
+            fileName);
+      } else if (chunk == null) {
+        writeColumn(writer, codecs, schema, column, codec, block.getRowCount(), null);
+      } else {
+        data.seek(chunk.getStartingPos());
+        writer.appendColumnChunk(column, data, chunk, open.reader.readBloomFilter(chunk),
+            open.reader.readColumnIndex(chunk), open.reader.readOffsetIndex(chunk));
+      }
+    }
+    writer.endBlock();
+  }
+
+  /** Writes a chunk of {@code rows} copies of {@code value}, or of nulls when it is null. */
+  private static void writeColumn(ParquetFileWriter writer, CodecFactory codecs, MessageType schema,
+                                  ColumnDescriptor column, CompressionCodecName codec, long rows, Binary value)
+      throws IOException {
+    ParquetProperties properties = ParquetProperties.builder().build();
+    MessageType columnSchema = singleColumn(schema, column);
+    ColumnChunkPageWriteStore pages = new ColumnChunkPageWriteStore(codecs.getCompressor(codec), columnSchema,
+        properties.getAllocator(), properties.getColumnIndexTruncateLength());
+    ColumnWriteStore store = properties.newColumnWriteStore(columnSchema, pages);
+    ColumnWriter columnWriter = store.getColumnWriter(column);
+    int definedLevel = column.getMaxDefinitionLevel();
+    for (long row = 0; row < rows; row++) {
+      if (value == null) {
+        // Null at the top level: the column's top-level field was added after the source was written.
+        columnWriter.writeNull(0, 0);
+      } else {
+        columnWriter.write(value, 0, definedLevel);
+      }
+      store.endRecord();
+    }
+    store.flush();
+    pages.flushToFileWriter(writer);
+    store.close();
+  }
+
+  /** The schema holding only {@code column}'s path, which a single-column write store needs. */
+  private static MessageType singleColumn(MessageType schema, ColumnDescriptor column) {
+    String[] path = column.getPath();
+    Type type = schema.getType(path[0]);
+    if (path.length == 1) {
+      return new MessageType(schema.getName(), type);
+    }
+    return new MessageType(schema.getName(), prune(type, path, 0));
+  }
+
+  private static Type prune(Type type, String[] path, int depth) {
+    if (type.isPrimitive() || depth == path.length - 1) {
+      return type;
+    }
+    Type child = type.asGroupType().getType(path[depth + 1]);
+    return type.asGroupType().withNewFields(List.of(prune(child, path, depth + 1)));
+  }
+
+  /** A source file opened for copying: a reader on the footer read in pass one, and a stream for chunk bytes. */
+  private static final class OpenSource implements AutoCloseable {
+    private final SourceFile source;
+    private final ParquetFileReader reader;
+    private final SeekableInputStream data;
+
+    OpenSource(SourceFile source, Configuration conf) throws IOException {
+      this.source = source;
+      HadoopInputFile file = HadoopInputFile.fromPath(source.path(), conf);
+      // ParquetFileReader.open with a footer does not read the footer again; it serves page indexes.
+      this.reader = ParquetFileReader.open(conf, source.path(), source.footer());
+      this.data = file.newStream();
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        data.close();
+      } finally {
+        reader.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package io.huditsd.executors.clustering;
+
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+
+import java.util.Objects;
+
+/**
+ * A base file to copy from, with its footer as read once during layout. The footer kept here has no Hudi bloom
+ * filter in its key-value metadata (the largest part of a small file's footer): holding one per file would make
+ * memory grow with the group.
+ *
+ * @param path the file
+ * @param footer its footer without the bloom filter entries
+ */
+record SourceFile(Path path, ParquetMetadata footer) {
+  SourceFile {
+    Objects.requireNonNull(path, "path is null");
+    Objects.requireNonNull(footer, "footer is null");
+  }
+}

@@ -1,0 +1,343 @@
+package io.huditsd.executors.clustering;
+
+import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.ClusteringStrategyMatch;
+import io.huditsd.executors.PendingPlans;
+import io.huditsd.executors.PlanRunner;
+import io.huditsd.executors.WorkItem;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hudi.avro.model.HoodieMetadataColumnStats;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.common.bloom.BloomFilter;
+import org.apache.hudi.common.bloom.BloomFilterFactory;
+import org.apache.hudi.common.config.HoodieMetadataConfig;
+import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.common.util.collection.Pair;
+import org.apache.hudi.metadata.HoodieBackedTableMetadata;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Binary-copy clustering of real COW and MOR tables on local disk, executed by Hudi's Java write client. */
+class TestBinaryCopyClustering {
+  private static final String PLAN_KEY = "hoodie.clustering.plan.strategy.class";
+  private static final Map<String, String> BINARY_COPY = Map.of(
+      PLAN_KEY, JavaBinaryCopyClusteringPlanStrategy.class.getName(),
+      ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, JavaBinaryCopyClusteringExecutionStrategy.class.getName());
+
+  private final CopyTables tables = new CopyTables();
+
+  @TempDir
+  java.nio.file.Path directory;
+
+  @Test
+  void copiesEveryRowIntoFewerFilesWithoutReencodingAndNamesTheNewFiles() throws Exception {
+    ServicedTable table = tables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
+        BINARY_COPY);
+    for (int commit = 0; commit < 6; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 40, 40, 1, 1);
+    }
+    List<Path> inputs = tables.latestBaseFiles(table);
+    List<Map<String, String>> before = withoutFileName(tables.latestRows(table));
+    Map<String, Integer> inputChunks = chunkDigests(inputs);
+    double copied = BinaryCopyMetrics.copiedGroups();
+    double fallbacks = totalFallbacks();
+
+    cluster(table, Map.of());
+
+    List<Path> outputs = tables.latestBaseFiles(table);
+    assertThat(inputs).hasSize(12);
+    assertThat(outputs).hasSize(2);
+    assertThat(BinaryCopyMetrics.copiedGroups() - copied).isEqualTo(2);
+    assertThat(totalFallbacks()).isEqualTo(fallbacks);
+    List<Map<String, String>> after = new ArrayList<>();
+    for (Path output : outputs) {
+      List<Map<String, String>> rows = tables.rows(output);
+      assertThat(rows).extracting(row -> row.get("_hoodie_file_name")).containsOnly(output.getName());
+      after.addAll(rows);
+      checkFooter(output, rows);
+    }
+    assertThat(sorted(withoutFileName(after))).isEqualTo(sorted(before));
+    // Every column chunk but _hoodie_file_name's is the input's, byte for byte, and each input chunk went out once.
+    assertThat(chunkDigests(outputs)).isEqualTo(inputChunks);
+    checkColumnStats(table, outputs);
+  }
+
+  @Test
+  void rollsOverToANewFileBeforeARowGroupWouldPassTheTargetSize() throws Exception {
+    ServicedTable table = tables.create(directory.resolve("sized"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
+        BINARY_COPY);
+    for (int commit = 0; commit < 6; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 40, 40, 1, 1);
+    }
+    long smallest = Long.MAX_VALUE;
+    long largest = 0;
+    for (Path input : tables.latestBaseFiles(table)) {
+      for (BlockMetaData block : footer(input).getBlocks()) {
+        smallest = Math.min(smallest, block.getCompressedSize());
+        largest = Math.max(largest, block.getCompressedSize());
+      }
+    }
+    assertThat(smallest * 5 / 2).as("row groups of similar size").isGreaterThan(2 * largest);
+    long target = 2 * largest + smallest / 2;
+    List<Map<String, String>> before = withoutFileName(tables.latestRows(table));
+
+    cluster(table, Map.of("hoodie.clustering.plan.strategy.target.file.max.bytes", Long.toString(target)));
+
+    List<Path> outputs = tables.latestBaseFiles(table);
+    assertThat(outputs).hasSize(6);
+    for (Path output : outputs) {
+      List<BlockMetaData> blocks = footer(output).getBlocks();
+      assertThat(blocks).hasSize(2);
+      assertThat(blocks.stream().mapToLong(BlockMetaData::getCompressedSize).sum()).isLessThanOrEqualTo(target);
+    }
+    assertThat(sorted(withoutFileName(tables.latestRows(table)))).isEqualTo(sorted(before));
+  }
+
+  @Test
+  void anUpsertAfterCopyingUpdatesRowsThroughTheMergedBloomFilters() throws Exception {
+    ServicedTable table = tables.create(directory.resolve("upserts"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
+        BINARY_COPY);
+    for (int commit = 0; commit < 4; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
+    }
+    cluster(table, Map.of());
+    assertThat(tables.latestBaseFiles(table)).hasSize(2);
+
+    tables.upsert(table, CopyTables.V1, 0, 60, 2, 10);
+
+    List<Map<String, String>> rows = tables.latestRows(table);
+    assertThat(rows).hasSize(120);
+    for (Map<String, String> row : rows) {
+      int id = Integer.parseInt(row.get("id").substring(3));
+      assertThat(row.get("amount")).as(row.get("id")).isEqualTo(Long.toString(id < 60 ? id * 10L : id));
+    }
+  }
+
+  @Test
+  void aColumnAddedLaterIsCopiedWithNullsForTheOlderFiles() throws Exception {
+    ServicedTable table = tables.create(directory.resolve("evolved"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
+        BINARY_COPY);
+    for (int commit = 0; commit < 3; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 20, 20, 1, 1);
+    }
+    for (int commit = 3; commit < 6; commit++) {
+      tables.upsert(table, CopyTables.V2, commit * 20, 20, 1, 1);
+    }
+    List<Map<String, String>> before = withoutFileName(tables.latestRows(table));
+    before.forEach(row -> row.putIfAbsent("note", null));
+    double copied = BinaryCopyMetrics.copiedGroups();
+    double fallbacks = totalFallbacks();
+
+    cluster(table, Map.of());
+
+    assertThat(BinaryCopyMetrics.copiedGroups() - copied).isEqualTo(2);
+    assertThat(totalFallbacks()).isEqualTo(fallbacks);
+    List<Map<String, String>> after = withoutFileName(tables.latestRows(table));
+    assertThat(sorted(after)).isEqualTo(sorted(before));
+    assertThat(after).filteredOn(row -> Integer.parseInt(row.get("id").substring(3)) < 60)
+        .extracting(row -> row.get("note")).containsOnlyNulls();
+    assertThat(after).filteredOn(row -> Integer.parseInt(row.get("id").substring(3)) >= 60)
+        .extracting(row -> row.get("note")).doesNotContainNull();
+  }
+
+  @Test
+  void aColumnWhoseTypeChangedSendsTheGroupToTheRewrite() throws Exception {
+    ServicedTable table = tables.create(directory.resolve("promoted"), HoodieTableType.COPY_ON_WRITE,
+        CopyTables.INT_AMOUNT, BINARY_COPY);
+    for (int commit = 0; commit < 3; commit++) {
+      tables.upsert(table, CopyTables.INT_AMOUNT, commit * 20, 20, 1, 1);
+    }
+    for (int commit = 3; commit < 6; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 20, 20, 1, 1);
+    }
+    List<Map<String, String>> before = withoutMetaColumns(tables.latestRows(table));
+    double copied = BinaryCopyMetrics.copiedGroups();
+    double mismatches = BinaryCopyMetrics.fallbacks(FallbackReason.SCHEMA_MISMATCH);
+
+    cluster(table, Map.of());
+
+    assertThat(BinaryCopyMetrics.copiedGroups()).isEqualTo(copied);
+    assertThat(BinaryCopyMetrics.fallbacks(FallbackReason.SCHEMA_MISMATCH) - mismatches).isEqualTo(2);
+    assertThat(tables.latestBaseFiles(table)).hasSize(2);
+    assertThat(sorted(withoutMetaColumns(tables.latestRows(table)))).isEqualTo(sorted(before));
+  }
+
+  @Test
+  void morSlicesWithLogsAreGroupedApartAndRewrittenWhileBaseOnlySlicesAreCopied() throws Exception {
+    ServicedTable table = tables.create(directory.resolve("mor"), HoodieTableType.MERGE_ON_READ, CopyTables.V1,
+        BINARY_COPY);
+    for (int commit = 0; commit < 4; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
+    }
+    // Updates of the first two commits' keys go to log files of their file groups.
+    tables.upsert(table, CopyTables.V1, 0, 60, 2, 10);
+    double copied = BinaryCopyMetrics.copiedGroups();
+    double logFallbacks = BinaryCopyMetrics.fallbacks(FallbackReason.LOG_FILES);
+
+    cluster(table, Map.of());
+
+    assertThat(BinaryCopyMetrics.copiedGroups() - copied).isEqualTo(2);
+    assertThat(BinaryCopyMetrics.fallbacks(FallbackReason.LOG_FILES) - logFallbacks).isEqualTo(2);
+    List<Map<String, String>> rows = tables.latestRows(table);
+    assertThat(rows).hasSize(120);
+    for (Map<String, String> row : rows) {
+      int id = Integer.parseInt(row.get("id").substring(3));
+      assertThat(row.get("amount")).as(row.get("id")).isEqualTo(Long.toString(id < 60 ? id * 10L : id));
+    }
+  }
+
+  @Test
+  void theDaemonExecutesABinaryCopyPlanByCopyingWhateverTheTableConfigures() throws Exception {
+    // The table's own configuration says rewrite; only the plan says binary copy.
+    ServicedTable table = tables.create(directory.resolve("matched"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
+        Map.of(PLAN_KEY, JavaBinaryCopyClusteringPlanStrategy.class.getName(),
+            ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, ClusteringStrategyMatch.JAVA_SORT_AND_SIZE));
+    for (int commit = 0; commit < 4; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
+    }
+    List<Path> inputs = tables.latestBaseFiles(table);
+    Map<String, Integer> inputChunks = chunkDigests(inputs);
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.hudiTables().writeClient(table)) {
+      assertThat(client.scheduleClustering(Option.empty()).isPresent()).isTrue();
+    }
+    HoodieTableMetaClient metaClient = tables.hudiTables().metaClient(table.basePath());
+    double copied = BinaryCopyMetrics.copiedGroups();
+
+    PlanRunner.withDefaultActions(tables.hudiTables())
+        .apply(WorkItem.forPlan(table, PendingPlans.list(metaClient).get(0)));
+
+    assertThat(BinaryCopyMetrics.copiedGroups() - copied).isEqualTo(2);
+    List<Path> outputs = tables.latestBaseFiles(table);
+    assertThat(outputs).hasSize(2);
+    assertThat(chunkDigests(outputs)).isEqualTo(inputChunks);
+  }
+
+  private void cluster(ServicedTable table, Map<String, String> extraKeys) {
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.hudiTables().writeClient(table, extraKeys)) {
+      String instant = client.scheduleClustering(Option.empty()).get();
+      client.cluster(instant, true);
+    }
+  }
+
+  private static double totalFallbacks() {
+    double total = 0;
+    for (FallbackReason reason : FallbackReason.values()) {
+      total += BinaryCopyMetrics.fallbacks(reason);
+    }
+    return total;
+  }
+
+  /** The footer names the file's key range, and its bloom filter knows every key. */
+  private void checkFooter(Path file, List<Map<String, String>> rows) throws IOException {
+    Map<String, String> footer = footer(file).getFileMetaData().getKeyValueMetaData();
+    List<String> keys = rows.stream().map(row -> row.get("_hoodie_record_key")).sorted().toList();
+    assertThat(footer.get("hoodie_min_record_key")).isEqualTo(keys.get(0));
+    assertThat(footer.get("hoodie_max_record_key")).isEqualTo(keys.get(keys.size() - 1));
+    BloomFilter filter = BloomFilterFactory.fromString(footer.get("org.apache.hudi.bloomfilter"),
+        footer.get("hoodie_bloom_filter_type_code"));
+    assertThat(keys).allMatch(filter::mightContain);
+    assertThat(footer).containsKey("parquet.avro.schema");
+  }
+
+  /** The metadata table's column stats of each new file match the file's values. */
+  private void checkColumnStats(ServicedTable table, List<Path> outputs) throws IOException {
+    HoodieTableMetaClient metaClient = tables.hudiTables().metaClient(table.basePath());
+    assertThat(metaClient.getTableConfig().getMetadataPartitions()).contains("files", "column_stats");
+    try (HoodieBackedTableMetadata metadata = new HoodieBackedTableMetadata(tables.hudiTables().engineContext(),
+        metaClient.getStorage(), HoodieMetadataConfig.newBuilder().enable(true).build(), table.basePath())) {
+      for (Path output : outputs) {
+        List<Long> amounts = tables.rows(output).stream().map(row -> Long.parseLong(row.get("amount"))).toList();
+        Pair<String, String> file = Pair.of(output.getParent().getName(), output.getName());
+        HoodieMetadataColumnStats stats = metadata.getColumnStats(List.of(file), "amount").get(file);
+        assertThat(stats).as("column stats of " + output).isNotNull();
+        assertThat(stats.getValueCount()).isEqualTo(amounts.size());
+        assertThat(stats.getNullCount()).isZero();
+        assertThat(((GenericRecord) stats.getMinValue()).get("value"))
+            .isEqualTo(amounts.stream().min(Long::compare).get());
+        assertThat(((GenericRecord) stats.getMaxValue()).get("value"))
+            .isEqualTo(amounts.stream().max(Long::compare).get());
+      }
+    } catch (IOException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
+    }
+  }
+
+  private ParquetMetadata footer(Path file) throws IOException {
+    return ParquetFileReader.readFooter(HadoopInputFile.fromPath(file, tables.hadoop()),
+        ParquetMetadataConverter.NO_FILTER);
+  }
+
+  /** Digests of the bytes of every column chunk except _hoodie_file_name's, with how often each occurs. */
+  private Map<String, Integer> chunkDigests(List<Path> files) throws IOException, NoSuchAlgorithmException {
+    Map<String, Integer> digests = new HashMap<>();
+    for (Path file : files) {
+      try (FSDataInputStream in = file.getFileSystem(tables.hadoop()).open(file)) {
+        for (BlockMetaData block : footer(file).getBlocks()) {
+          for (ColumnChunkMetaData chunk : block.getColumns()) {
+            if (chunk.getPath().toDotString().equals("_hoodie_file_name")) {
+              continue;
+            }
+            byte[] bytes = new byte[(int) chunk.getTotalSize()];
+            in.readFully(chunk.getStartingPos(), bytes);
+            String digest = chunk.getPath().toDotString() + ":"
+                + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            digests.merge(digest, 1, Integer::sum);
+          }
+        }
+      }
+    }
+    return digests;
+  }
+
+  private static List<Map<String, String>> withoutFileName(List<Map<String, String>> rows) {
+    List<Map<String, String>> copies = new ArrayList<>();
+    for (Map<String, String> row : rows) {
+      Map<String, String> copy = new HashMap<>(row);
+      copy.remove("_hoodie_file_name");
+      copies.add(copy);
+    }
+    return copies;
+  }
+
+  /** Rewritten rows keep commit times and keys but may differ in sequence numbers: compare data columns only. */
+  private static List<Map<String, String>> withoutMetaColumns(List<Map<String, String>> rows) {
+    List<Map<String, String>> copies = new ArrayList<>();
+    for (Map<String, String> row : rows) {
+      Map<String, String> copy = new HashMap<>(row);
+      copy.keySet().removeIf(column -> column.startsWith("_hoodie_"));
+      copies.add(copy);
+    }
+    return copies;
+  }
+
+  private static List<Map<String, String>> sorted(List<Map<String, String>> rows) {
+    List<Map<String, String>> copy = new ArrayList<>(rows);
+    copy.sort(Comparator.comparing(row -> row.get("id")));
+    return copy;
+  }
+}

@@ -1,0 +1,125 @@
+package io.huditsd.it;
+
+import io.huditsd.it.support.PeerRow;
+import io.huditsd.it.support.RowDiff;
+import io.huditsd.it.support.SparkPeer;
+import io.huditsd.it.support.SparkTable;
+import io.huditsd.it.support.TableReader;
+import io.huditsd.it.support.TableReader.Listing;
+import io.huditsd.it.support.TrackedTable;
+import io.huditsd.it.support.Tsd;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import static io.huditsd.it.support.TrackedTable.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tables that Spark wrote in many small commits are clustered by {@code hudi-tsd once} with the binary-copy
+ * strategy (row groups copied, not records rewritten). Spark must read the same rows afterwards, snapshot and, for
+ * MOR, read_optimized; file slices with log files are rewritten instead, and a Spark upsert with the BLOOM index
+ * must find the keys in the copied files.
+ */
+class SparkBinaryCopyClusteringIT {
+  private static final int INSERT_COMMITS = 4;
+  private static final int ROWS_PER_COMMIT = 45;
+  private static final int KEYS = INSERT_COMMITS * ROWS_PER_COMMIT;
+  private static final String PLAN_STRATEGY =
+      "hoodie.clustering.plan.strategy.class=io.huditsd.executors.clustering.JavaBinaryCopyClusteringPlanStrategy";
+  private static SparkPeer spark;
+
+  @BeforeAll
+  static void startSpark() throws InterruptedException {
+    spark = SparkPeer.start(Tsd.workDirectory("SparkBinaryCopyClusteringIT/spark"));
+  }
+
+  @AfterAll
+  static void stopSpark() throws InterruptedException {
+    if (spark != null) {
+      spark.close();
+    }
+  }
+
+  @Test
+  void sparkReadsACopyOnWriteTableWhoseFilesTheDaemonStitched() throws Exception {
+    Path work = Tsd.workDirectory("SparkBinaryCopyClusteringIT/cow");
+    Path basePath = work.resolve("spark_cow");
+    SparkTable table = SparkTable.create(spark, basePath, "COPY_ON_WRITE",
+        Map.of("hoodie.parquet.small.file.limit", "0"));
+    for (int commit = 0; commit < INSERT_COMMITS; commit++) {
+      table.insert(rows(commit * ROWS_PER_COMMIT, (commit + 1) * ROWS_PER_COMMIT, 1_000, "v1"));
+    }
+    Map<String, PeerRow> expected = table.expected();
+    TableReader reader = new TableReader(basePath.toString());
+    List<String> before = reader.latestBaseFiles(Listing.STORAGE);
+
+    Tsd.Finished once = clusterOnce(work, basePath);
+
+    String clustering = onlyClustering(reader);
+    List<String> clustered = reader.latestBaseFiles(Listing.STORAGE);
+    assertThat(clustered).as("latest base files after clustering, %d before: %s", before.size(), before)
+        .hasSize(TrackedTable.PARTITIONS.size())
+        .allMatch(file -> file.endsWith(clustering + ".parquet"), "written by clustering " + clustering);
+    assertThat(once.output()).as("the daemon copied row groups\n%s", once.output())
+        .contains("Copied " + INSERT_COMMITS + " row groups")
+        .doesNotContain("instead of copying it");
+    RowDiff.assertSameRows("Spark snapshot after the daemon binary-copied", expected, table.snapshot());
+
+    table.upsert(IntStream.range(0, KEYS).filter(number -> number % 5 == 0)
+        .mapToObj(number -> TrackedTable.row(number, 3_000, "v3")).toList(), Map.of("hoodie.index.type", "BLOOM"));
+    RowDiff.assertSameRows("Spark snapshot after a BLOOM-index upsert on the copied table", table.expected(),
+        table.snapshot());
+  }
+
+  @Test
+  void sparkReadsAMergeOnReadTableWhoseBaseOnlySlicesWereCopiedAndLogSlicesRewritten() throws Exception {
+    Path work = Tsd.workDirectory("SparkBinaryCopyClusteringIT/mor");
+    Path basePath = work.resolve("spark_mor");
+    SparkTable table = SparkTable.create(spark, basePath, "MERGE_ON_READ",
+        Map.of("hoodie.parquet.small.file.limit", "0"));
+    for (int commit = 0; commit < INSERT_COMMITS; commit++) {
+      table.insert(rows(commit * ROWS_PER_COMMIT, (commit + 1) * ROWS_PER_COMMIT, 1_000, "v1"));
+    }
+    // Updates of the first two commits' keys go to log files: two slices with logs per partition, two without.
+    table.upsert(IntStream.range(0, 2 * ROWS_PER_COMMIT).filter(number -> number % 3 == 0)
+        .mapToObj(number -> TrackedTable.row(number, 2_000, "v2")).toList());
+    Map<String, PeerRow> expected = table.expected();
+    RowDiff.assertSameRows("Spark snapshot before clustering", expected, table.snapshot());
+    TableReader reader = new TableReader(basePath.toString());
+
+    Tsd.Finished once = clusterOnce(work, basePath);
+
+    onlyClustering(reader);
+    assertThat(once.output()).as("the daemon copied the base-only slices\n%s", once.output())
+        .contains("Copied 2 row groups")
+        .contains("instead of copying it (log_files)");
+    RowDiff.assertSameRows("Spark snapshot after the daemon clustered", expected, table.snapshot());
+    RowDiff.assertSameRows("Spark read_optimized after the daemon clustered (no slice keeps logs)", expected,
+        table.readOptimized());
+  }
+
+  private static Tsd.Finished clusterOnce(Path work, Path basePath) throws InterruptedException {
+    Tsd.Finished once = Tsd.run(work.resolve("once"), Duration.ofMinutes(3), "once", "--table", basePath.toString(),
+        "--services", "clustering", "--workers", "2",
+        "--hoodie-conf", "hoodie.clustering.inline.max.commits=2", "--hoodie-conf", PLAN_STRATEGY);
+    assertThat(once.exitCode()).as("exit code of once\n%s", once.output()).isZero();
+    return once;
+  }
+
+  private static String onlyClustering(TableReader reader) {
+    HoodieTimeline timeline = reader.metaClient().getActiveTimeline();
+    List<HoodieInstant> replaces = timeline.getCompletedReplaceTimeline().getInstants();
+    assertThat(replaces).as("completed clustering (replacecommit) on %s", timeline).hasSize(1);
+    assertThat(timeline.filterInflightsAndRequested().getInstants()).as("unfinished instants").isEmpty();
+    return replaces.get(0).requestedTime();
+  }
+}
