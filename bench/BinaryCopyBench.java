@@ -119,6 +119,9 @@ public final class BinaryCopyBench {
       result.put("exec_ms", lockTaken < 0 ? "NA" : Long.toString(lockTaken - planned));
       result.put("commit_ms", lockTaken < 0 ? "NA" : Long.toString(done - lockTaken));
       result.put("total_ms", Long.toString(done - start));
+      // The execute phase in JVM uptime, as -Xlog:gc stamps its lines, to single out the collections during it.
+      long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
+      result.put("exec_window_ms", (planned - jvmStart) + "-" + ((lockTaken < 0 ? done : lockTaken) - jvmStart));
     }
     return result;
   }

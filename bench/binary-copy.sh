@@ -13,17 +13,20 @@
 #   BENCH_DIR        working directory; the source table is kept, runs/ is wiped   [/tmp/hudi-tsd-bench-bcopy]
 #   COMMITS          source table: commits, one base file each                       [200]
 #   ROWS_PER_COMMIT  source table: rows per commit                                   [15000]
-#   CONTENDERS       which runs, in this order   [tsd-copy java-rewrite spark-copy plain-copy tsd-copy-x tsd-copy-2x]
+#   CONTENDERS       which runs, in this order
+#                      [tsd-copy java-rewrite spark-copy plain-copy tsd-copy-x tsd-copy-2x tsd-copy-4x]
 #                      tsd-copy     the daemon's binary copy (io.huditsd.executors.clustering.JavaBinaryCopy*),
 #                                   Hudi's default group limits: one group of every file
 #                      java-rewrite Hudi's JavaSizeBasedClusteringPlanStrategy + JavaSortAndSizeExecutionStrategy
 #                      spark-copy   Hudi's SparkStreamCopyClustering{Plan,Execution}Strategy through
 #                                   CALL run_clustering in Spark 3.5.5 local[2], official hudi-spark3.5-bundle 1.2.0
 #                      plain-copy   the base files copied with `cp`, then with Java's Files.copy in a JVM
-#                      tsd-copy-x   the daemon's binary copy of one group of at most GROUP_BYTES
-#                      tsd-copy-2x  the same with a group twice as large, for heap against group size
+#                      tsd-copy-x   the daemon's binary copy of one group of at most GROUP_BYTES, in GROUP_HEAP
+#                      tsd-copy-2x  the same with a group twice as large, tsd-copy-4x four times (heap against
+#                                   group size: one heap for the three, small enough to collect often)
 #   GROUP_BYTES      group size X of tsd-copy-x                                      [67108864] (64 MiB)
-#   HEAP             -Xmx of every JVM but the rewrite's                             [2g]
+#   HEAP             -Xmx of every JVM but the rewrite's and the group-size runs'    [2g]
+#   GROUP_HEAP       -Xmx of tsd-copy-x, -2x and -4x                                 [256m]
 #   REWRITE_HEAP     -Xmx of java-rewrite, which holds a group's records in memory   [8g]
 #   VERIFY_SPARK     1: read every clustered table back with Spark at the end        [1]
 #   JFR              1: record a Java Flight Recording of each Java contender        [0]
@@ -44,10 +47,11 @@ home=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir=${BENCH_DIR:-/tmp/hudi-tsd-bench-bcopy}
 commits=${COMMITS:-200}
 rows_per_commit=${ROWS_PER_COMMIT:-15000}
-contenders=${CONTENDERS:-tsd-copy java-rewrite spark-copy plain-copy tsd-copy-x tsd-copy-2x}
+contenders=${CONTENDERS:-tsd-copy java-rewrite spark-copy plain-copy tsd-copy-x tsd-copy-2x tsd-copy-4x}
 group_bytes=${GROUP_BYTES:-67108864}
 heap=${HEAP:-2g}
 rewrite_heap=${REWRITE_HEAP:-8g}
+group_heap=${GROUP_HEAP:-256m}
 verify_spark=${VERIFY_SPARK:-1}
 jfr=${JFR:-0}
 jar="$home/api/target/hudi-tsd.jar"
@@ -81,15 +85,20 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 # One key of a "@@result k=v ..." line.
 field() { { grep -s '^@@result' "$1" || true; } | tail -1 | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 seconds() { if [[ "$1" =~ ^[0-9]+$ ]]; then awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; else echo "${1:-NA}"; fi; }
-# Largest heap in use at the start of a collection and largest left after one, MiB, from -Xlog:gc.
-gc_peaks() {
-  awk '
+# From -Xlog:gc, MiB: the largest heap in use when a collection started, the largest left after one, and the largest
+# left after one during the window FROM-TO (JVM uptime, ms; "-" when no collection fell in it).
+gc_peaks() { # file [from-to]
+  awk -v window="${2:-}" '
     function mib(v) { u = substr(v, length(v)); n = substr(v, 1, length(v) - 1) + 0
       return u == "G" ? n * 1024 : u == "K" ? n / 1024 : n }
+    BEGIN { split(window, w, "-") }
     match($0, /[0-9]+[KMG]->[0-9]+[KMG]\(/) {
-      s = substr($0, RSTART, RLENGTH - 1); split(s, p, "->")
-      if (mib(p[1]) > before) before = mib(p[1]); if (mib(p[2]) > after) after = mib(p[2]) }
-    END { if (before == "") print "- -"; else printf "%d %d\n", before, after }' "$1" 2>/dev/null || echo "NA NA"
+      s = substr($0, RSTART, RLENGTH - 1); split(s, p, "->"); b = mib(p[1]); a = mib(p[2]); n++
+      if (b > before) before = b; if (a > after) after = a
+      t = substr($1, 2) * 1000
+      if (window != "" && t >= w[1] && t <= w[2]) { m++; if (a > during) during = a } }
+    END { if (n == 0) print "- - -"; else printf "%d %d %s\n", before, after, (m ? sprintf("%d", during) : "-") }' \
+    "$1" 2>/dev/null || echo "NA NA NA"
 }
 
 if [ ! -f "$jar" ] || [ ! -f "$peer_classpath_file" ]; then
@@ -129,22 +138,27 @@ rows_md=()
 summary=()
 succeeded=()
 record() { # name status jvm_ms
-  local name=$1 status=$2 jvm_ms=$3 out="$dir/logs/$1.out" desc="$dir/logs/$1.describe" gc
-  gc=$(gc_peaks "$dir/logs/$1.gc")
+  local name=$1 status=$2 jvm_ms=$3 out="$dir/logs/$1.out" desc="$dir/logs/$1.describe" gc before after during
+  gc=$(gc_peaks "$dir/logs/$1.gc" "$(field "$out" exec_window_ms)")
+  read -r before after during <<<"$gc"
   local files_out row_groups rows files_in="" check=""
   files_out=$(field "$desc" files_out); row_groups=$(field "$desc" row_groups_out); rows=$(field "$desc" rows)
   if [ -n "$rows" ]; then
     files_in=$((source_files - ($(field "$desc" latest_files) - files_out)))
     check=$([ "$rows" -eq "$expected_rows" ] && [ "$files_out" -lt "$files_in" ] && echo ok || echo FAILED)
+    # Every source file is one row group: a binary copy carries each over, a rewrite makes fewer, larger ones.
+    if [[ "$name" == *copy* ]] && [ "$row_groups" -ne "$files_in" ]; then
+      check="FAILED (not a binary copy: $row_groups row groups from $files_in files)"
+    fi
   fi
   [ "$status" = ok ] || check="FAILED ($status, see $dir/logs/$name.err)"
   rows_md+=("| $name | $(seconds "$(field "$out" plan_ms)") | $(seconds "$(field "$out" exec_ms)") | \
 $(seconds "$(field "$out" commit_ms)") | **$(seconds "$(field "$out" total_ms)")** | $(seconds "$jvm_ms") | \
 $(field "$desc" bytes_out) | ${files_in:-?} → ${files_out:-?} | ${row_groups:-?} | ${rows:-?} | \
-$(field "$out" heap_pool_peaks_mib) / ${gc% *} / ${gc#* } | $(load) | $check |")
+$(field "$out" heap_pool_peaks_mib) / $before / $after / $during | $(load) | $check |")
   local total_ms exec_ms peaks
   total_ms=$(field "$out" total_ms); exec_ms=$(field "$out" exec_ms); peaks=$(field "$out" heap_pool_peaks_mib)
-  summary+=("$name ${total_ms:-NA} ${exec_ms:-NA} ${gc#* } ${peaks:-NA}")
+  summary+=("$name ${total_ms:-NA} ${exec_ms:-NA} $after ${peaks:-NA} $during")
   [ "$status" = ok ] && succeeded+=("$dir/runs/$name")
   return 0
 }
@@ -193,19 +207,19 @@ run_plain_copy() {
   cp_ms=$(( $(now_ms) - start ))
   rows_md+=("| plain-copy (cp) | | $(seconds "$cp_ms") | | **$(seconds "$cp_ms")** | | \
 $(find "$dir/runs/plain-cp" -name '*.parquet' -printf '%s\n' | awk '{ s += $1 } END { print s }') | $source_files → $source_files | | | | $(load) | |")
-  summary+=("cp $cp_ms $cp_ms 0 0")
+  summary+=("cp $cp_ms $cp_ms - - -")
   sync
   log "plain-copy: Files.copy in a JVM"
   start=$(now_ms)
   java -Xmx"$heap" -Xlog:gc:file="$dir/logs/plain-copy.gc" "${quiet[@]}" -cp "$java_classpath" BinaryCopyBench copy \
     "$source_table" "$dir/runs/plain-java" >"$dir/logs/plain-copy.out" 2>"$dir/logs/plain-copy.err"
   jvm_ms=$(( $(now_ms) - start ))
-  local out="$dir/logs/plain-copy.out" gc
-  gc=$(gc_peaks "$dir/logs/plain-copy.gc")
+  local out="$dir/logs/plain-copy.out" before after during
+  read -r before after during <<<"$(gc_peaks "$dir/logs/plain-copy.gc")"
   rows_md+=("| plain-copy (Files.copy) | | $(seconds "$(field "$out" exec_ms)") | | \
 **$(seconds "$(field "$out" exec_ms)")** | $(seconds "$jvm_ms") | $(field "$out" bytes_out) | \
-$source_files → $(field "$out" files_out) | | | $(field "$out" heap_pool_peaks_mib) / ${gc% *} / ${gc#* } | $(load) | |")
-  summary+=("java-copy $(field "$out" exec_ms) $(field "$out" exec_ms) ${gc#* } $(field "$out" heap_pool_peaks_mib)")
+$source_files → $(field "$out" files_out) | | | $(field "$out" heap_pool_peaks_mib) / $before / $after / - | $(load) | |")
+  summary+=("java-copy $(field "$out" exec_ms) $(field "$out" exec_ms) $after $(field "$out" heap_pool_peaks_mib) -")
 }
 
 group_keys() { # bytes
@@ -223,11 +237,14 @@ for contender in $contenders; do
     spark-copy) run_spark ;;
     plain-copy) run_plain_copy ;;
     # shellcheck disable=SC2046
-    tsd-copy-x) run_java tsd-copy-x "$heap" "hoodie.clustering.plan.strategy.class=$tsd_plan" \
+    tsd-copy-x) run_java tsd-copy-x "$group_heap" "hoodie.clustering.plan.strategy.class=$tsd_plan" \
       "hoodie.clustering.execution.strategy.class=$tsd_exec" $(group_keys "$group_bytes") ;;
     # shellcheck disable=SC2046
-    tsd-copy-2x) run_java tsd-copy-2x "$heap" "hoodie.clustering.plan.strategy.class=$tsd_plan" \
+    tsd-copy-2x) run_java tsd-copy-2x "$group_heap" "hoodie.clustering.plan.strategy.class=$tsd_plan" \
       "hoodie.clustering.execution.strategy.class=$tsd_exec" $(group_keys $((group_bytes * 2))) ;;
+    # shellcheck disable=SC2046
+    tsd-copy-4x) run_java tsd-copy-4x "$group_heap" "hoodie.clustering.plan.strategy.class=$tsd_plan" \
+      "hoodie.clustering.execution.strategy.class=$tsd_exec" $(group_keys $((group_bytes * 4))) ;;
     *) log "unknown contender '$contender'"; exit 2 ;;
   esac
 done
@@ -247,9 +264,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$
 value() { printf '%s\n' "${summary[@]}" | awk -v n="$1" -v c="$2" '$1 == n { v = $c } END { print (v == "" ? "NA" : v) }'; }
 {
   echo "binary-copy benchmark, $started, $(nproc) cores, $(java -version 2>&1 | head -1)"
-  echo "source: $source_files base files, $source_bytes bytes, $expected_rows rows; HEAP=$heap REWRITE_HEAP=$rewrite_heap GROUP_BYTES=$group_bytes"
+  echo "source: $source_files base files, $source_bytes bytes, $expected_rows rows; HEAP=$heap REWRITE_HEAP=$rewrite_heap GROUP_HEAP=$group_heap GROUP_BYTES=$group_bytes"
   echo
-  echo "| contender | plan s | execute s | commit s | total s | JVM wall s | bytes out | files in → out | row groups out | rows | heap MiB: pool peaks / GC before / GC after | load | check |"
+  echo "| contender | plan s | execute s | commit s | total s | JVM wall s | bytes out | files in → out | row groups out | rows | heap MiB: pool peaks / GC before / GC after / after GC in execute | load | check |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows_md[@]}"
   echo
@@ -258,8 +275,10 @@ value() { printf '%s\n' "${summary[@]}" | awk -v n="$1" -v c="$2" '$1 == n { v =
   echo "  spark-copy / tsd-copy end to end:    $(ratio "$(value spark-copy 2)" "$(value tsd-copy 2)")x (goal >= 4x)"
   echo "  tsd-copy execute / cp:               $(ratio "$(value tsd-copy 3)" "$(value cp 2)")x (goal <= 3x);" \
     "/ Files.copy: $(ratio "$(value tsd-copy 3)" "$(value java-copy 2)")x"
-  echo "  heap after GC, group X -> 2X:        $(value tsd-copy-x 4) -> $(value tsd-copy-2x 4) MiB;" \
-    "pool peaks $(value tsd-copy-x 5) -> $(value tsd-copy-2x 5) MiB (goal: flat)"
+  echo "  heap, group X -> 2X -> 4X (-Xmx$group_heap; goal: flat):"
+  echo "    largest left after a GC during execute: $(value tsd-copy-x 6) -> $(value tsd-copy-2x 6) -> $(value tsd-copy-4x 6) MiB"
+  echo "    largest left after any GC:              $(value tsd-copy-x 4) -> $(value tsd-copy-2x 4) -> $(value tsd-copy-4x 4) MiB"
+  echo "    sum of the pools' peaks:                $(value tsd-copy-x 5) -> $(value tsd-copy-2x 5) -> $(value tsd-copy-4x 5) MiB"
   if [ -n "$verified" ]; then
     echo
     echo "read back with Spark (hudi-spark3.5-bundle 1.2.0):"
