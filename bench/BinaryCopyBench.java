@@ -42,7 +42,9 @@ import java.util.stream.Stream;
  *   <li>{@code cluster NAME PATH KEY=VALUE...}: plans and executes one clustering on the table at PATH with a plain
  *       {@code HoodieJavaWriteClient} on the write config the daemon would use for it ({@link TableWriteConfigs}: the
  *       table's own keys, metadata writes matching its metadata partitions, optimistic concurrency with the in-process
- *       lock) plus the given keys (the strategy classes, group sizes);</li>
+ *       lock) plus the given keys (the strategy classes, group sizes). With {@code -Dbench.warmup=OTHER_PATH} it
+ *       first does the same, unmeasured, on another copy of the table, so that the measured run finds the JVM warm
+ *       as a daemon's is;</li>
  *   <li>{@code describe PATH INSTANT}: what the table's latest base files are, and which of them INSTANT wrote, from
  *       their Parquet footers;</li>
  *   <li>{@code copy FROM TO}: copies the base files under FROM into TO with {@code Files.copy}, the floor that any
@@ -62,7 +64,14 @@ public final class BinaryCopyBench {
       usage();
     }
     Map<String, String> result = switch (args[0]) {
-      case "cluster" -> cluster(args[1], args[2], keys(args));
+      case "cluster" -> {
+        String warmUp = System.getProperty("bench.warmup");
+        if (warmUp != null) {
+          // A daemon's JVM has loaded and compiled Hudi long before a plan is due: one unmeasured run first.
+          cluster("warm-up", warmUp, keys(args));
+        }
+        yield cluster(args[1], args[2], keys(args));
+      }
       case "describe" -> describe(args[1], args[2]);
       case "copy" -> copy(Path.of(args[1]), Path.of(args[2]));
       default -> {
@@ -96,7 +105,7 @@ public final class BinaryCopyBench {
   }
 
   private static Map<String, String> cluster(String name, String basePath, Map<String, String> keys) {
-    PhaseLog phases = PhaseLog.attach();
+    PhaseLog phases = PhaseLog.attached();
     long start = System.currentTimeMillis();
     Configuration hadoop = new Configuration();
     HadoopStorageConfiguration storage = new HadoopStorageConfiguration(hadoop);
@@ -215,7 +224,16 @@ public final class BinaryCopyBench {
 
     private final List<Event> events = new CopyOnWriteArrayList<>();
 
-    static PhaseLog attach() {
+    private static PhaseLog attached;
+
+    static synchronized PhaseLog attached() {
+      if (attached == null) {
+        attached = attach();
+      }
+      return attached;
+    }
+
+    private static PhaseLog attach() {
       LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
       PhaseLog log = new PhaseLog();
       log.setContext(context);

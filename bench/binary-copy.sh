@@ -13,14 +13,17 @@
 #   BENCH_DIR        working directory; the source table is kept, runs/ is wiped   [/tmp/hudi-tsd-bench-bcopy]
 #   COMMITS          source table: commits, one base file each                       [200]
 #   ROWS_PER_COMMIT  source table: rows per commit                                   [15000]
-#   CONTENDERS       which runs, in this order
-#                      [tsd-copy java-rewrite spark-copy plain-copy tsd-copy-x tsd-copy-2x tsd-copy-4x]
+#   CONTENDERS       which runs, in this order [tsd-copy java-rewrite spark-copy plain-copy tsd-copy-warm
+#                                               spark-copy-warm tsd-copy-x tsd-copy-2x tsd-copy-4x]
 #                      tsd-copy     the daemon's binary copy (io.huditsd.executors.clustering.JavaBinaryCopy*),
 #                                   Hudi's default group limits: one group of every file
 #                      java-rewrite Hudi's JavaSizeBasedClusteringPlanStrategy + JavaSortAndSizeExecutionStrategy
 #                      spark-copy   Hudi's SparkStreamCopyClustering{Plan,Execution}Strategy through
 #                                   CALL run_clustering in Spark 3.5.5 local[2], official hudi-spark3.5-bundle 1.2.0
 #                      plain-copy   the base files copied with `cp`, then with Java's Files.copy in a JVM
+#                      tsd-copy-warm, spark-copy-warm  as tsd-copy and spark-copy, measured after one unmeasured
+#                                   clustering of another copy in the same JVM: Hudi's classes loaded and compiled,
+#                                   as in a long-running daemon or Spark application
 #                      tsd-copy-x   the daemon's binary copy of one group of at most GROUP_BYTES, in GROUP_HEAP
 #                      tsd-copy-2x  the same with a group twice as large, tsd-copy-4x four times (heap against
 #                                   group size: one heap for the three, small enough to collect often)
@@ -47,7 +50,7 @@ home=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir=${BENCH_DIR:-/tmp/hudi-tsd-bench-bcopy}
 commits=${COMMITS:-200}
 rows_per_commit=${ROWS_PER_COMMIT:-15000}
-contenders=${CONTENDERS:-tsd-copy java-rewrite spark-copy plain-copy tsd-copy-x tsd-copy-2x tsd-copy-4x}
+contenders=${CONTENDERS:-tsd-copy java-rewrite spark-copy plain-copy tsd-copy-warm spark-copy-warm tsd-copy-x tsd-copy-2x tsd-copy-4x}
 group_bytes=${GROUP_BYTES:-67108864}
 heap=${HEAP:-2g}
 rewrite_heap=${REWRITE_HEAP:-8g}
@@ -163,15 +166,23 @@ $(field "$out" heap_pool_peaks_mib) / $before / $after / $during | $(load) | $ch
   return 0
 }
 
-run_java() { # name xmx keys...
-  local name=$1 xmx=$2 start status=ok
-  shift 2
-  rm -rf "$dir/runs/$name"; cp -a "$source_table" "$dir/runs/$name"; sync
+# A warm run first clusters another copy of the table, unmeasured, in the same JVM.
+warm_up() { # name -> the JVM flag, after copying the table for it
+  rm -rf "$dir/runs/$1-warmup"; cp -a "$source_table" "$dir/runs/$1-warmup"
+  echo "-Dbench.warmup=$dir/runs/$1-warmup"
+}
+
+run_java() { # name xmx warm(0|1) keys...
+  local name=$1 xmx=$2 warm=$3 start status=ok
+  shift 3
+  rm -rf "$dir/runs/$name"; cp -a "$source_table" "$dir/runs/$name"
+  local flags=(-Xmx"$xmx" -Xlog:gc:file="$dir/logs/$name.gc")
+  [ "$warm" = 1 ] && flags+=("$(warm_up "$name")")
+  [ "$jfr" = 1 ] && flags+=(-XX:StartFlightRecording=filename="$dir/logs/$name.jfr",settings=profile)
+  sync
   log "$name: clustering (-Xmx$xmx, load $(load))"
-  local profile=()
-  [ "$jfr" = 1 ] && profile=(-XX:StartFlightRecording=filename="$dir/logs/$name.jfr",settings=profile)
   start=$(now_ms)
-  java -Xmx"$xmx" -Xlog:gc:file="$dir/logs/$name.gc" "${profile[@]}" "${quiet[@]}" -cp "$java_classpath" \
+  java "${flags[@]}" "${quiet[@]}" -cp "$java_classpath" \
     BinaryCopyBench cluster "$name" "$dir/runs/$name" "$codec" "$@" >"$dir/logs/$name.out" 2>"$dir/logs/$name.err" \
     || status="exit $?"
   local jvm_ms=$(( $(now_ms) - start ))
@@ -180,12 +191,15 @@ run_java() { # name xmx keys...
   log "$name: $(grep '^@@result' "$dir/logs/$name.out" || echo "failed, see $dir/logs/$name.err")"
 }
 
-run_spark() {
-  local name=spark-copy start status=ok
-  rm -rf "$dir/runs/$name"; cp -a "$source_table" "$dir/runs/$name"; sync
+run_spark() { # name warm(0|1)
+  local name=$1 warm=$2 start status=ok
+  rm -rf "$dir/runs/$name"; cp -a "$source_table" "$dir/runs/$name"
+  local flags=(-Xmx"$heap" -Xlog:gc:file="$dir/logs/$name.gc")
+  [ "$warm" = 1 ] && flags+=("$(warm_up "$name")")
+  sync
   log "$name: clustering in Spark local[2] (-Xmx$heap, load $(load))"
   start=$(now_ms)
-  java -Xmx"$heap" -Xlog:gc:file="$dir/logs/$name.gc" "${spark_flags[@]}" -Dbench.spark.dir="$dir/spark" \
+  java "${flags[@]}" "${spark_flags[@]}" -Dbench.spark.dir="$dir/spark" \
     -cp "$spark_classpath" SparkBinaryCopyBench cluster "$name" "$dir/runs/$name" \
     "hoodie.clustering.plan.strategy.class=$spark_plan,hoodie.clustering.execution.strategy.class=$spark_exec,$codec" \
     >"$dir/logs/$name.out" 2>"$dir/logs/$name.err" || status="exit $?"
@@ -230,20 +244,21 @@ group_keys() { # bytes
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 for contender in $contenders; do
   case $contender in
-    tsd-copy) run_java tsd-copy "$heap" "hoodie.clustering.plan.strategy.class=$tsd_plan" \
-      "hoodie.clustering.execution.strategy.class=$tsd_exec" ;;
-    java-rewrite) run_java java-rewrite "$rewrite_heap" "hoodie.clustering.plan.strategy.class=$java_plan" \
+    tsd-copy|tsd-copy-warm) run_java "$contender" "$heap" "$([ "$contender" = tsd-copy-warm ] && echo 1 || echo 0)" \
+      "hoodie.clustering.plan.strategy.class=$tsd_plan" "hoodie.clustering.execution.strategy.class=$tsd_exec" ;;
+    java-rewrite) run_java java-rewrite "$rewrite_heap" 0 "hoodie.clustering.plan.strategy.class=$java_plan" \
       "hoodie.clustering.execution.strategy.class=$java_exec" ;;
-    spark-copy) run_spark ;;
+    spark-copy) run_spark spark-copy 0 ;;
+    spark-copy-warm) run_spark spark-copy-warm 1 ;;
     plain-copy) run_plain_copy ;;
     # shellcheck disable=SC2046
-    tsd-copy-x) run_java tsd-copy-x "$group_heap" "hoodie.clustering.plan.strategy.class=$tsd_plan" \
+    tsd-copy-x) run_java tsd-copy-x "$group_heap" 0 "hoodie.clustering.plan.strategy.class=$tsd_plan" \
       "hoodie.clustering.execution.strategy.class=$tsd_exec" $(group_keys "$group_bytes") ;;
     # shellcheck disable=SC2046
-    tsd-copy-2x) run_java tsd-copy-2x "$group_heap" "hoodie.clustering.plan.strategy.class=$tsd_plan" \
+    tsd-copy-2x) run_java tsd-copy-2x "$group_heap" 0 "hoodie.clustering.plan.strategy.class=$tsd_plan" \
       "hoodie.clustering.execution.strategy.class=$tsd_exec" $(group_keys $((group_bytes * 2))) ;;
     # shellcheck disable=SC2046
-    tsd-copy-4x) run_java tsd-copy-4x "$group_heap" "hoodie.clustering.plan.strategy.class=$tsd_plan" \
+    tsd-copy-4x) run_java tsd-copy-4x "$group_heap" 0 "hoodie.clustering.plan.strategy.class=$tsd_plan" \
       "hoodie.clustering.execution.strategy.class=$tsd_exec" $(group_keys $((group_bytes * 4))) ;;
     *) log "unknown contender '$contender'"; exit 2 ;;
   esac
@@ -273,8 +288,11 @@ value() { printf '%s\n' "${summary[@]}" | awk -v n="$1" -v c="$2" '$1 == n { v =
   echo "goals (end to end = total s):"
   echo "  java-rewrite / tsd-copy end to end:  $(ratio "$(value java-rewrite 2)" "$(value tsd-copy 2)")x (goal >= 10x)"
   echo "  spark-copy / tsd-copy end to end:    $(ratio "$(value spark-copy 2)" "$(value tsd-copy 2)")x (goal >= 4x)"
+  echo "  warm: java-rewrite / tsd-copy-warm:  $(ratio "$(value java-rewrite 2)" "$(value tsd-copy-warm 2)")x;" \
+    "spark-copy-warm / tsd-copy-warm: $(ratio "$(value spark-copy-warm 2)" "$(value tsd-copy-warm 2)")x"
   echo "  tsd-copy execute / cp:               $(ratio "$(value tsd-copy 3)" "$(value cp 2)")x (goal <= 3x);" \
-    "/ Files.copy: $(ratio "$(value tsd-copy 3)" "$(value java-copy 2)")x"
+    "/ Files.copy: $(ratio "$(value tsd-copy 3)" "$(value java-copy 2)")x;" \
+    "warm: $(ratio "$(value tsd-copy-warm 3)" "$(value cp 2)")x / $(ratio "$(value tsd-copy-warm 3)" "$(value java-copy 2)")x"
   echo "  heap, group X -> 2X -> 4X (-Xmx$group_heap; goal: flat):"
   echo "    largest left after a GC during execute: $(value tsd-copy-x 6) -> $(value tsd-copy-2x 6) -> $(value tsd-copy-4x 6) MiB"
   echo "    largest left after any GC:              $(value tsd-copy-x 4) -> $(value tsd-copy-2x 4) -> $(value tsd-copy-4x 4) MiB"
