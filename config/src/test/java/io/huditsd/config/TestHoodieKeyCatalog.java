@@ -17,6 +17,16 @@ class TestHoodieKeyCatalog {
   }
 
   @Test
+  void acceptsTheKeysThatSelectBinaryCopyClustering() {
+    assertThat(HoodieKeyRules.check("tables[0].hoodie", java.util.Map.of(
+        "hoodie.clustering.plan.strategy.class",
+        "io.huditsd.executors.clustering.JavaBinaryCopyClusteringPlanStrategy",
+        "hoodie.clustering.execution.strategy.class",
+        "io.huditsd.executors.clustering.JavaBinaryCopyClusteringExecutionStrategy",
+        "hoodie.clustering.plan.strategy.target.file.max.bytes", "268435456"))).isEmpty();
+  }
+
+  @Test
   void knowsDeprecatedAlternativeKeys() {
     assertThat(catalog.isKnown("hoodie.clean.commits.retained")).isTrue();
     assertThat(catalog.isKnown("hoodie.cleaner.commits.retained")).isTrue();

@@ -1,5 +1,6 @@
 package io.huditsd.it;
 
+import io.huditsd.it.support.ColumnChunks;
 import io.huditsd.it.support.PeerRow;
 import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.SparkPeer;
@@ -8,6 +9,7 @@ import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.TableReader.Listing;
 import io.huditsd.it.support.TrackedTable;
 import io.huditsd.it.support.Tsd;
+import org.apache.hudi.common.fs.FSUtils;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.junit.jupiter.api.AfterAll;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 import static io.huditsd.it.support.TrackedTable.rows;
@@ -61,17 +64,18 @@ class SparkBinaryCopyClusteringIT {
     Map<String, PeerRow> expected = table.expected();
     TableReader reader = new TableReader(basePath.toString());
     List<String> before = reader.latestBaseFiles(Listing.STORAGE);
+    Map<String, Integer> inputChunks = ColumnChunks.digests(basePath, before);
 
-    Tsd.Finished once = clusterOnce(work, basePath);
+    clusterOnce(work, basePath);
 
     String clustering = onlyClustering(reader);
     List<String> clustered = reader.latestBaseFiles(Listing.STORAGE);
     assertThat(clustered).as("latest base files after clustering, %d before: %s", before.size(), before)
         .hasSize(TrackedTable.PARTITIONS.size())
         .allMatch(file -> file.endsWith(clustering + ".parquet"), "written by clustering " + clustering);
-    assertThat(once.output()).as("the daemon copied row groups\n%s", once.output())
-        .contains("Copied " + INSERT_COMMITS + " row groups")
-        .doesNotContain("instead of copying it");
+    assertThat(ColumnChunks.digests(basePath, clustered))
+        .as("column chunks of the clustered files are the inputs' bytes (copied, not rewritten)")
+        .isEqualTo(inputChunks);
     RowDiff.assertSameRows("Spark snapshot after the daemon binary-copied", expected, table.snapshot());
 
     table.upsert(IntStream.range(0, KEYS).filter(number -> number % 5 == 0)
@@ -90,29 +94,35 @@ class SparkBinaryCopyClusteringIT {
       table.insert(rows(commit * ROWS_PER_COMMIT, (commit + 1) * ROWS_PER_COMMIT, 1_000, "v1"));
     }
     // Updates of the first two commits' keys go to log files: two slices with logs per partition, two without.
-    table.upsert(IntStream.range(0, 2 * ROWS_PER_COMMIT).filter(number -> number % 3 == 0)
+    table.upsert(IntStream.range(0, 2 * ROWS_PER_COMMIT).filter(number -> number % 2 == 0)
         .mapToObj(number -> TrackedTable.row(number, 2_000, "v2")).toList());
     Map<String, PeerRow> expected = table.expected();
     RowDiff.assertSameRows("Spark snapshot before clustering", expected, table.snapshot());
     TableReader reader = new TableReader(basePath.toString());
+    Set<String> withLogs = ColumnChunks.fileIdsWithLogs(basePath);
+    List<String> baseOnly = reader.latestBaseFiles(Listing.STORAGE).stream()
+        .filter(file -> !withLogs.contains(FSUtils.getFileId(file.substring(file.indexOf('/') + 1)))).toList();
+    assertThat(withLogs).as("file groups with log files").hasSize(2 * TrackedTable.PARTITIONS.size());
+    assertThat(baseOnly).as("latest base files of file groups without logs")
+        .hasSize((INSERT_COMMITS - 2) * TrackedTable.PARTITIONS.size());
+    Map<String, Integer> baseOnlyChunks = ColumnChunks.digests(basePath, baseOnly);
 
-    Tsd.Finished once = clusterOnce(work, basePath);
+    clusterOnce(work, basePath);
 
     onlyClustering(reader);
-    assertThat(once.output()).as("the daemon copied the base-only slices\n%s", once.output())
-        .contains("Copied 2 row groups")
-        .contains("instead of copying it (log_files)");
+    Map<String, Integer> outputChunks = ColumnChunks.digests(basePath, reader.latestBaseFiles(Listing.STORAGE));
+    assertThat(outputChunks).as("the base-only slices were copied, chunk for chunk")
+        .containsAllEntriesOf(baseOnlyChunks);
     RowDiff.assertSameRows("Spark snapshot after the daemon clustered", expected, table.snapshot());
     RowDiff.assertSameRows("Spark read_optimized after the daemon clustered (no slice keeps logs)", expected,
         table.readOptimized());
   }
 
-  private static Tsd.Finished clusterOnce(Path work, Path basePath) throws InterruptedException {
+  private static void clusterOnce(Path work, Path basePath) throws InterruptedException {
     Tsd.Finished once = Tsd.run(work.resolve("once"), Duration.ofMinutes(3), "once", "--table", basePath.toString(),
         "--services", "clustering", "--workers", "2",
         "--hoodie-conf", "hoodie.clustering.inline.max.commits=2", "--hoodie-conf", PLAN_STRATEGY);
     assertThat(once.exitCode()).as("exit code of once\n%s", once.output()).isZero();
-    return once;
   }
 
   private static String onlyClustering(TableReader reader) {

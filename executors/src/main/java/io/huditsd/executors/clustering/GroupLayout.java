@@ -3,25 +3,32 @@ package io.huditsd.executors.clustering;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hudi.avro.HoodieBloomFilterWriteSupport;
-import org.apache.hudi.common.bloom.BloomFilter;
-import org.apache.hudi.common.bloom.BloomFilterFactory;
 import org.apache.hudi.common.bloom.BloomFilterTypeCode;
+import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 
 /**
  * Pass one of copying a clustering group: reads each base file's footer once, decides whether the files can be
@@ -34,15 +41,22 @@ final class GroupLayout {
   static final String MIN_KEY = HoodieBloomFilterWriteSupport.HOODIE_MIN_RECORD_KEY_FOOTER;
   static final String MAX_KEY = HoodieBloomFilterWriteSupport.HOODIE_MAX_RECORD_KEY_FOOTER;
 
+  private static final ColumnPath RECORD_KEY_COLUMN = ColumnPath.get(HoodieRecord.RECORD_KEY_METADATA_FIELD);
+  /** Files whose footers are read ahead of the one being laid out. */
+  private static final int WINDOW = 4;
+
   private final Configuration conf;
   private final long targetFileBytes;
+  private final ExecutorService footerReaders;
 
   /**
    * @param targetFileBytes an output file takes row groups until the next one would take it past this size
    *     ({@code hoodie.clustering.plan.strategy.target.file.max.bytes})
+   * @param footerReaders threads that read footers ahead; owned by the caller
    */
-  GroupLayout(Configuration conf, long targetFileBytes) {
+  GroupLayout(Configuration conf, long targetFileBytes, ExecutorService footerReaders) {
     this.conf = Objects.requireNonNull(conf, "conf is null");
+    this.footerReaders = Objects.requireNonNull(footerReaders, "footerReaders is null");
     if (targetFileBytes <= 0) {
       throw new IllegalArgumentException("targetFileBytes must be positive: " + targetFileBytes);
     }
@@ -84,36 +98,53 @@ final class GroupLayout {
     OutputBuilder current = new OutputBuilder();
     String firstBloomType = null;
     boolean firstHasBloom = false;
-    for (Path file : files) {
-      ParquetMetadata footer;
-      try {
-        footer = ParquetFileReader.readFooter(HadoopInputFile.fromPath(file, conf), ParquetMetadataConverter.NO_FILTER);
-      } catch (IOException | RuntimeException e) {
-        return new Ineligible(FallbackReason.UNREADABLE_FOOTER, "cannot read the Parquet footer of " + file + ": " + e);
+    // Footers are read and bloom filters decoded a few files ahead, in parallel, and taken in order: at most
+    // WINDOW files' filters are held at once.
+    Deque<Future<FooterRead>> window = new ArrayDeque<>();
+    int next = 0;
+    try {
+      while (next < files.size() && window.size() < WINDOW) {
+        window.add(submit(files.get(next++)));
       }
-      Map<String, String> keyValues = footer.getFileMetaData().getKeyValueMetaData();
-      String bloom = keyValues.get(BLOOM_FILTER_KEY);
-      String bloomType = bloomTypeOf(keyValues);
-      if (sources.isEmpty()) {
-        firstHasBloom = bloom != null;
-        firstBloomType = bloomType;
-      } else if (firstHasBloom != (bloom != null) || (bloom != null && !bloomType.equals(firstBloomType))) {
-        return new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, file + " has "
-            + (bloom == null ? "no bloom filter" : "a " + bloomType + " bloom filter") + ", " + files.get(0) + " has "
-            + (firstHasBloom ? "a " + firstBloomType + " bloom filter" : "none"));
-      }
-      SourceFile source = new SourceFile(file, withoutBloomFilter(footer));
-      sources.add(source);
-      for (BlockMetaData block : footer.getBlocks()) {
-        if (block.getRowCount() == 0) {
-          continue;
+      while (!window.isEmpty()) {
+        FooterRead read = await(window.poll());
+        if (next < files.size()) {
+          window.add(submit(files.get(next++)));
         }
-        if (!current.isEmpty() && current.bytes + block.getCompressedSize() > targetFileBytes) {
-          outputs.add(current.build());
-          current = new OutputBuilder();
+        if (read.failure() != null) {
+          return new Ineligible(FallbackReason.UNREADABLE_FOOTER, "cannot read the Parquet footer of " + read.path()
+              + ": " + read.failure());
         }
-        current.add(source, block, bloom, bloomType, keyValues.get(MIN_KEY), keyValues.get(MAX_KEY));
+        if (read.hasBloom() && !BloomFilterUnion.isKnownType(read.bloomType())) {
+          return new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has a bloom filter of unknown"
+              + " type " + read.bloomType());
+        }
+        if (sources.isEmpty()) {
+          firstHasBloom = read.hasBloom();
+          firstBloomType = read.bloomType();
+        } else if (firstHasBloom != read.hasBloom() || (read.hasBloom() && !read.bloomType().equals(firstBloomType))) {
+          return new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has "
+              + (read.hasBloom() ? "a " + read.bloomType() + " bloom filter" : "no bloom filter") + ", "
+              + files.get(0) + " has " + (firstHasBloom ? "a " + firstBloomType + " bloom filter" : "none"));
+        }
+        SourceFile source = read.source();
+        sources.add(source);
+        for (BlockMetaData block : source.footer().getBlocks()) {
+          if (block.getRowCount() == 0) {
+            continue;
+          }
+          if (!current.isEmpty() && current.bytes + block.getCompressedSize() > targetFileBytes) {
+            outputs.add(current.build());
+            current = new OutputBuilder();
+          }
+          if (!current.add(source, block, read)) {
+            return new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has a bloom filter of"
+                + " another size than " + files.get(0) + "'s (the writers' bloom settings changed)");
+          }
+        }
       }
+    } finally {
+      window.forEach(pending -> pending.cancel(true));
     }
     if (!current.isEmpty()) {
       outputs.add(current.build());
@@ -136,6 +167,47 @@ final class GroupLayout {
       }
     }
     return new Layout(schema, widest.footer().getFileMetaData().getKeyValueMetaData(), outputs);
+  }
+
+  private Future<FooterRead> submit(Path file) {
+    return footerReaders.submit(() -> read(file));
+  }
+
+  private static FooterRead await(Future<FooterRead> pending) {
+    try {
+      return pending.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading Parquet footers", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot read Parquet footers", e.getCause());
+    }
+  }
+
+  private FooterRead read(Path file) {
+    try {
+      HadoopInputFile input = HadoopInputFile.fromPath(file, conf);
+      ParquetMetadata footer = ParquetFileReader.readFooter(input, ParquetMetadataConverter.NO_FILTER);
+      Map<String, String> keyValues = footer.getFileMetaData().getKeyValueMetaData();
+      String bloom = keyValues.get(BLOOM_FILTER_KEY);
+      String bloomType = bloomTypeOf(keyValues);
+      return new FooterRead(file, new SourceFile(file, input.getLength(), withoutBloomFilter(footer)),
+          bloom == null ? null : BloomFilterUnion.decode(bloom), bloomType, keyValues.get(MIN_KEY),
+          keyValues.get(MAX_KEY), null);
+    } catch (IOException | RuntimeException e) {
+      return new FooterRead(file, null, null, null, null, null, e);
+    }
+  }
+
+  /**
+   * A footer as read, with the source's bloom filter Base64-decoded ahead (never changed: a source split between
+   * outputs gives the same bytes to each).
+   */
+  private record FooterRead(Path path, SourceFile source, byte[] bloomBytes, String bloomType, String minKey,
+                            String maxKey, Exception failure) {
+    boolean hasBloom() {
+      return bloomBytes != null;
+    }
   }
 
   private static MessageType schemaOf(SourceFile source) {
@@ -163,7 +235,8 @@ final class GroupLayout {
     private final List<PlannedOutput.RowGroup> rowGroups = new ArrayList<>();
     private long bytes;
     private SourceFile lastSource;
-    private BloomFilter bloomFilter;
+    private SourceFile lastKeyRangeSource;
+    private BloomFilterUnion bloomFilter;
     private String minKey;
     private String maxKey;
 
@@ -171,29 +244,57 @@ final class GroupLayout {
       return rowGroups.isEmpty();
     }
 
-    void add(SourceFile source, BlockMetaData block, String bloom, String bloomType, String min, String max) {
+    /** False when the source's bloom filter cannot be OR-ed with the others (another size). */
+    boolean add(SourceFile source, BlockMetaData block, FooterRead read) {
       rowGroups.add(new PlannedOutput.RowGroup(source, block));
       bytes += block.getCompressedSize();
+      // The key range comes from the row group's statistics of _hoodie_record_key when it has them (exact, also
+      // for a source split between outputs), else from the source's footer (covers the whole source).
+      Optional<String[]> range = recordKeyRange(block);
+      if (range.isPresent()) {
+        widenKeyRange(range.get()[0], range.get()[1]);
+      } else if (source != lastKeyRangeSource) {
+        lastKeyRangeSource = source;
+        widenKeyRange(read.minKey(), read.maxKey());
+      }
       if (source == lastSource) {
-        return;
+        return true;
       }
-      // A source whose row groups span two outputs is merged into both: each output's filter and key range then
-      // cover every key it holds (and a few it does not, which only costs the index a look).
+      // A source whose row groups span two outputs is merged into both: each output's filter then covers every key
+      // it holds (and a few it does not, which only costs the index a look).
       lastSource = source;
-      if (bloom != null) {
-        BloomFilter filter = BloomFilterFactory.fromString(bloom, bloomType);
-        if (bloomFilter == null) {
-          bloomFilter = filter;
-        } else {
-          bloomFilter.or(filter);
-        }
+      if (!read.hasBloom()) {
+        return true;
       }
+      if (bloomFilter == null) {
+        bloomFilter = new BloomFilterUnion(read.bloomType(), read.bloomBytes());
+        return true;
+      }
+      return bloomFilter.add(read.bloomBytes());
+    }
+
+    private void widenKeyRange(String min, String max) {
       if (min != null && (minKey == null || min.compareTo(minKey) < 0)) {
         minKey = min;
       }
       if (max != null && (maxKey == null || max.compareTo(maxKey) > 0)) {
         maxKey = max;
       }
+    }
+
+    private static Optional<String[]> recordKeyRange(BlockMetaData block) {
+      for (ColumnChunkMetaData chunk : block.getColumns()) {
+        if (chunk.getPath().equals(RECORD_KEY_COLUMN)) {
+          Statistics<?> statistics = chunk.getStatistics();
+          if (statistics == null || !statistics.hasNonNullValue() || statistics.getNumNulls() > 0
+              || !(statistics.genericGetMin() instanceof Binary min)
+              || !(statistics.genericGetMax() instanceof Binary max)) {
+            return Optional.empty();
+          }
+          return Optional.of(new String[] {min.toStringUsingUTF8(), max.toStringUsingUTF8()});
+        }
+      }
+      return Optional.empty();
     }
 
     PlannedOutput build() {

@@ -27,6 +27,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Clustering on the Java engine by copying Parquet row groups: the base files of a group are stitched into output
@@ -43,6 +47,18 @@ import java.util.Optional;
 public class JavaBinaryCopyClusteringExecutionStrategy<T>
     extends ClusteringExecutionStrategy<T, HoodieData<HoodieRecord<T>>, HoodieData<HoodieKey>, HoodieData<WriteStatus>> {
   private static final Logger LOG = LoggerFactory.getLogger(JavaBinaryCopyClusteringExecutionStrategy.class);
+  /** Threads reading footers and decoding bloom filters ahead of the layout (CPU-bound: about one per core). */
+  private static final int FOOTER_READERS = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
+  private static final ThreadFactory FOOTER_READER_THREADS = new ThreadFactory() {
+    private final AtomicInteger count = new AtomicInteger();
+
+    @Override
+    public Thread newThread(Runnable task) {
+      Thread thread = new Thread(task, "tsd-binary-copy-footers-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    }
+  };
 
   public JavaBinaryCopyClusteringExecutionStrategy(HoodieTable table, HoodieEngineContext engineContext,
                                                    HoodieWriteConfig writeConfig) {
@@ -55,9 +71,20 @@ public class JavaBinaryCopyClusteringExecutionStrategy<T>
     HoodieTableMetaClient metaClient = getHoodieTable().getMetaClient();
     Configuration conf = getHoodieTable().getStorageConf().unwrapAs(Configuration.class);
     HoodieWriteConfig config = getWriteConfig();
+    ExecutorService footerReaders = Executors.newFixedThreadPool(FOOTER_READERS, FOOTER_READER_THREADS);
+    try {
+      return performClustering(plan, schema, instantTime, metaClient, conf, config,
+          new GroupLayout(conf, config.getClusteringTargetFileMaxBytes(), footerReaders));
+    } finally {
+      footerReaders.shutdownNow();
+    }
+  }
+
+  private HoodieWriteMetadata<HoodieData<WriteStatus>> performClustering(
+      HoodieClusteringPlan plan, HoodieSchema schema, String instantTime, HoodieTableMetaClient metaClient,
+      Configuration conf, HoodieWriteConfig config, GroupLayout layouts) {
     Map<String, String> params = plan.getStrategy() == null ? Map.of() : plan.getStrategy().getStrategyParams();
     boolean preserveMetadata = plan.getPreserveHoodieMetadata() == null || plan.getPreserveHoodieMetadata();
-    GroupLayout layouts = new GroupLayout(conf, config.getClusteringTargetFileMaxBytes());
     GroupCopier copier = new GroupCopier(config, metaClient.getStorage(), conf,
         WriteMarkersFactory.get(config.getMarkersType(), getHoodieTable(), instantTime),
         CopiedFileStats.of(config, metaClient, schema, recordType), instantTime,

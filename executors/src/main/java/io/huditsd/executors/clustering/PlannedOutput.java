@@ -1,6 +1,5 @@
 package io.huditsd.executors.clustering;
 
-import org.apache.hudi.common.bloom.BloomFilter;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 
 import java.util.List;
@@ -16,7 +15,7 @@ import java.util.Optional;
  * @param minRecordKey the least record key of the sources, if they record one
  * @param maxRecordKey the greatest record key of the sources, if they record one
  */
-record PlannedOutput(List<RowGroup> rowGroups, Optional<BloomFilter> bloomFilter, Optional<String> minRecordKey,
+record PlannedOutput(List<RowGroup> rowGroups, Optional<BloomFilterUnion> bloomFilter, Optional<String> minRecordKey,
                      Optional<String> maxRecordKey) {
   PlannedOutput {
     rowGroups = List.copyOf(rowGroups);

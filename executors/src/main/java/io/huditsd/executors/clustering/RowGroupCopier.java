@@ -1,6 +1,8 @@
 package io.huditsd.executors.clustering;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.parquet.io.ByteArraySeekableInputStream;
@@ -10,14 +12,13 @@ import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Binary;
@@ -39,11 +40,15 @@ import java.util.Objects;
  * source lacks, written as nulls.
  */
 final class RowGroupCopier {
-  /** Row groups up to this size are read with one call into a reused buffer; larger ones are streamed. */
-  private static final int MAX_BUFFERED_ROW_GROUP = 64 * 1024 * 1024;
+  /**
+   * A source file up to this size is read whole with one call into a reused buffer, and its chunks and page
+   * indexes are served from memory; a larger one is read a row group at a time (up to this size too) or streamed.
+   */
+  private static final int MAX_BUFFERED = 64 * 1024 * 1024;
   private static final ColumnPath FILE_NAME_COLUMN = ColumnPath.get(HoodieRecord.FILENAME_METADATA_FIELD);
 
   private final Configuration conf;
+  /** Holds a whole small source file, or one row group of a large one. Reused: memory follows the largest. */
   private byte[] buffer = new byte[0];
 
   RowGroupCopier(Configuration conf) {
@@ -71,7 +76,7 @@ final class RowGroupCopier {
           if (open != null) {
             open.close();
           }
-          open = new OpenSource(rowGroup.source(), conf);
+          open = open(rowGroup.source());
         }
         copyRowGroup(writer, codecs, schema, open, rowGroup.block(), fileName);
         rows += rowGroup.block().getRowCount();
@@ -83,8 +88,8 @@ final class RowGroupCopier {
     }
     Map<String, String> footerEntries = new LinkedHashMap<>(keyValueMetadata);
     output.bloomFilter().ifPresent(filter -> {
-      footerEntries.put(GroupLayout.BLOOM_FILTER_KEY, filter.serializeToString());
-      footerEntries.put(GroupLayout.BLOOM_TYPE_KEY, filter.getBloomFilterTypeCode().name());
+      footerEntries.put(GroupLayout.BLOOM_FILTER_KEY, filter.serialized());
+      footerEntries.put(GroupLayout.BLOOM_TYPE_KEY, filter.typeCode());
     });
     output.minRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MIN_KEY, key));
     output.maxRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MAX_KEY, key));
@@ -105,13 +110,8 @@ final class RowGroupCopier {
     }
     SeekableInputStream data = open.data;
     long length = end - first;
-    if (length <= MAX_BUFFERED_ROW_GROUP) {
-      if (buffer.length < length) {
-        buffer = new byte[(int) length];
-      }
-      open.data.seek(first);
-      open.data.readFully(buffer, 0, (int) length);
-      data = new ByteArraySeekableInputStream(buffer, first, (int) length);
+    if (!open.inMemory && length <= MAX_BUFFERED) {
+      data = new ByteArraySeekableInputStream(fill(open.data, first, (int) length), first, (int) length);
     }
     CompressionCodecName codec = block.getColumns().get(0).getCodec();
     writer.startBlock(block.getRowCount());
@@ -124,9 +124,14 @@ final class RowGroupCopier {
       } else if (chunk == null) {
         writeColumn(writer, codecs, schema, column, codec, block.getRowCount(), null);
       } else {
+        // Page indexes and Parquet's own bloom filters sit outside the row group: read from the file's stream.
+        org.apache.parquet.column.values.bloomfilter.BloomFilter bloomFilter = PageIndexes.bloomFilter(open.data, chunk);
+        org.apache.parquet.internal.column.columnindex.ColumnIndex columnIndex =
+            PageIndexes.columnIndex(open.data, chunk);
+        org.apache.parquet.internal.column.columnindex.OffsetIndex offsetIndex =
+            PageIndexes.offsetIndex(open.data, chunk);
         data.seek(chunk.getStartingPos());
-        writer.appendColumnChunk(column, data, chunk, open.reader.readBloomFilter(chunk),
-            open.reader.readColumnIndex(chunk), open.reader.readOffsetIndex(chunk));
+        writer.appendColumnChunk(column, data, chunk, bloomFilter, columnIndex, offsetIndex);
       }
     }
     writer.endBlock();
@@ -175,27 +180,33 @@ final class RowGroupCopier {
     return type.asGroupType().withNewFields(List.of(prune(child, path, depth + 1)));
   }
 
-  /** A source file opened for copying: a reader on the footer read in pass one, and a stream for chunk bytes. */
-  private static final class OpenSource implements AutoCloseable {
-    private final SourceFile source;
-    private final ParquetFileReader reader;
-    private final SeekableInputStream data;
-
-    OpenSource(SourceFile source, Configuration conf) throws IOException {
-      this.source = source;
-      HadoopInputFile file = HadoopInputFile.fromPath(source.path(), conf);
-      // ParquetFileReader.open with a footer does not read the footer again; it serves page indexes.
-      this.reader = ParquetFileReader.open(conf, source.path(), source.footer());
-      this.data = file.newStream();
+  /** Opens a source: read whole into the buffer when small enough, otherwise as a stream. */
+  private OpenSource open(SourceFile source) throws IOException {
+    FileSystem fileSystem = source.path().getFileSystem(conf);
+    FSDataInputStream stream = fileSystem.open(source.path());
+    if (source.length() > MAX_BUFFERED) {
+      return new OpenSource(source, HadoopStreams.wrap(stream), false);
     }
+    try (stream) {
+      byte[] bytes = fill(HadoopStreams.wrap(stream), 0, (int) source.length());
+      return new OpenSource(source, new ByteArraySeekableInputStream(bytes, 0, (int) source.length()), true);
+    }
+  }
 
+  private byte[] fill(SeekableInputStream in, long position, int length) throws IOException {
+    if (buffer.length < length) {
+      buffer = new byte[length];
+    }
+    in.seek(position);
+    in.readFully(buffer, 0, length);
+    return buffer;
+  }
+
+  /** A source file opened for copying: its bytes in memory, or a stream on it. */
+  private record OpenSource(SourceFile source, SeekableInputStream data, boolean inMemory) implements AutoCloseable {
     @Override
     public void close() throws IOException {
-      try {
-        data.close();
-      } finally {
-        reader.close();
-      }
+      data.close();
     }
   }
 }

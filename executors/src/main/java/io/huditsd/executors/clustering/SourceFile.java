@@ -11,9 +11,10 @@ import java.util.Objects;
  * memory grow with the group.
  *
  * @param path the file
+ * @param length its length in bytes
  * @param footer its footer without the bloom filter entries
  */
-record SourceFile(Path path, ParquetMetadata footer) {
+record SourceFile(Path path, long length, ParquetMetadata footer) {
   SourceFile {
     Objects.requireNonNull(path, "path is null");
     Objects.requireNonNull(footer, "footer is null");

@@ -88,7 +88,13 @@ final class CopyTables {
 
   /** Upserts rows with ids {@code firstId..firstId+count-1} (amount = id * factor) in one commit. */
   String upsert(ServicedTable table, Schema schema, int firstId, int count, long ts, long factor) {
-    try (HoodieJavaWriteClient<DefaultHoodieRecordPayload> client = writer(table, schema)) {
+    return upsert(table, schema, firstId, count, ts, factor, Map.of());
+  }
+
+  /** As above, with extra keys for the writer (file and row-group sizes). */
+  String upsert(ServicedTable table, Schema schema, int firstId, int count, long ts, long factor,
+                Map<String, String> writerKeys) {
+    try (HoodieJavaWriteClient<DefaultHoodieRecordPayload> client = writer(table, schema, writerKeys)) {
       String instant = client.startCommit();
       List<WriteStatus> statuses = client.upsert(records(schema, firstId, count, ts, factor), instant);
       if (statuses.stream().anyMatch(WriteStatus::hasErrors)) {
@@ -99,7 +105,8 @@ final class CopyTables {
     }
   }
 
-  private HoodieJavaWriteClient<DefaultHoodieRecordPayload> writer(ServicedTable table, Schema schema) {
+  private HoodieJavaWriteClient<DefaultHoodieRecordPayload> writer(ServicedTable table, Schema schema,
+                                                                   Map<String, String> writerKeys) {
     Properties properties = new Properties();
     properties.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
     properties.put("hoodie.cleaner.policy.failed.writes", "LAZY");
@@ -123,6 +130,7 @@ final class CopyTables {
     properties.put("hoodie.parquet.small.file.limit", "0");
     properties.put("hoodie.insert.shuffle.parallelism", "1");
     properties.put("hoodie.upsert.shuffle.parallelism", "1");
+    properties.putAll(writerKeys);
     HoodieWriteConfig config = HoodieWriteConfig.newBuilder()
         .withEngineType(EngineType.JAVA)
         .withPath(table.basePath())

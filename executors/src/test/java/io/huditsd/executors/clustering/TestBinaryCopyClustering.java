@@ -25,6 +25,7 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,6 +83,9 @@ class TestBinaryCopyClustering {
     assertThat(sorted(withoutFileName(after))).isEqualTo(sorted(before));
     // Every column chunk but _hoodie_file_name's is the input's, byte for byte, and each input chunk went out once.
     assertThat(chunkDigests(outputs)).isEqualTo(inputChunks);
+    for (Path output : outputs) {
+      checkPageIndexes(output);
+    }
     checkColumnStats(table, outputs);
   }
 
@@ -114,6 +118,46 @@ class TestBinaryCopyClustering {
       assertThat(blocks.stream().mapToLong(BlockMetaData::getCompressedSize).sum()).isLessThanOrEqualTo(target);
     }
     assertThat(sorted(withoutFileName(tables.latestRows(table)))).isEqualTo(sorted(before));
+  }
+
+  @Test
+  void aFileWhoseRowGroupsSpanTwoOutputsGivesBothItsKeys() throws Exception {
+    ServicedTable table = tables.create(directory.resolve("spanning"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
+        BINARY_COPY);
+    // Parquet checks the row-group size every 100 rows: a tiny block size makes a row group of each 100.
+    // Four commits: the clustering trigger's default (hoodie.clustering.inline.max.commits).
+    for (int commit = 0; commit < 4; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 400, 400, 1, 1, Map.of("hoodie.parquet.block.size", "1"));
+    }
+    List<Path> inputs = tables.latestBaseFiles(table);
+    long rowGroupBytes = 0;
+    for (Path input : inputs) {
+      List<BlockMetaData> blocks = footer(input).getBlocks();
+      assertThat(blocks).as("row groups of " + input).hasSizeGreaterThan(1);
+      rowGroupBytes = Math.max(rowGroupBytes, blocks.get(0).getCompressedSize());
+    }
+    List<Map<String, String>> before = withoutFileName(tables.latestRows(table));
+
+    // Each output takes about three and a half row groups: most sources end up split between two outputs.
+    cluster(table, Map.of("hoodie.clustering.plan.strategy.target.file.max.bytes",
+        Long.toString(rowGroupBytes * 7 / 2)));
+
+    // Per partition: four files of two row groups go out as 3 + 3 + 2 row groups, so the second and the fourth
+    // file are each split between two outputs.
+    List<Path> outputs = tables.latestBaseFiles(table);
+    assertThat(inputs).hasSize(8);
+    assertThat(outputs).hasSize(6);
+    List<Map<String, String>> after = new ArrayList<>();
+    for (Path output : outputs) {
+      List<Map<String, String>> rows = tables.rows(output);
+      assertThat(rows).extracting(row -> row.get("_hoodie_file_name")).containsOnly(output.getName());
+      checkFooter(output, rows);
+      after.addAll(rows);
+    }
+    assertThat(sorted(withoutFileName(after))).isEqualTo(sorted(before));
+    tables.upsert(table, CopyTables.V1, 0, 1600, 2, 10);
+    assertThat(tables.latestRows(table)).hasSize(1600)
+        .allMatch(row -> row.get("amount").equals(Long.toString(Integer.parseInt(row.get("id").substring(3)) * 10L)));
   }
 
   @Test
@@ -260,6 +304,22 @@ class TestBinaryCopyClustering {
         footer.get("hoodie_bloom_filter_type_code"));
     assertThat(keys).allMatch(filter::mightContain);
     assertThat(footer).containsKey("parquet.avro.schema");
+  }
+
+  /** Page indexes were carried over, their page offsets moved to where the pages are in the new file. */
+  private void checkPageIndexes(Path file) throws IOException {
+    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, tables.hadoop()))) {
+      for (BlockMetaData block : reader.getFooter().getBlocks()) {
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+          assertThat(reader.readColumnIndex(chunk)).as("column index of " + chunk).isNotNull();
+          OffsetIndex offsets = reader.readOffsetIndex(chunk);
+          assertThat(offsets).as("offset index of " + chunk).isNotNull();
+          assertThat(offsets.getOffset(0)).isEqualTo(chunk.getFirstDataPageOffset());
+          assertThat(offsets.getLastRowIndex(offsets.getPageCount() - 1, block.getRowCount()))
+              .isEqualTo(block.getRowCount() - 1);
+        }
+      }
+    }
   }
 
   /** The metadata table's column stats of each new file match the file's values. */
