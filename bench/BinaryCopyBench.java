@@ -107,6 +107,7 @@ public final class BinaryCopyBench {
   private static Map<String, String> cluster(String name, String basePath, Map<String, String> keys) {
     PhaseLog phases = PhaseLog.attached();
     long start = System.currentTimeMillis();
+    long startCpu = processCpuNanos();
     Configuration hadoop = new Configuration();
     HadoopStorageConfiguration storage = new HadoopStorageConfiguration(hadoop);
     HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder().setConf(storage).setBasePath(basePath).build();
@@ -117,17 +118,24 @@ public final class BinaryCopyBench {
              new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storage), config)) {
       Option<String> instant = client.scheduleClustering(Option.empty());
       long planned = System.currentTimeMillis();
+      long plannedCpu = processCpuNanos();
       if (!instant.isPresent()) {
         throw new IllegalStateException("no clustering plan for " + basePath + " with " + keys);
       }
       client.cluster(instant.get(), true);
       long done = System.currentTimeMillis();
-      long lockTaken = phases.firstAfter(planned, "State change starting", instant.get());
+      long doneCpu = processCpuNanos();
+      PhaseLog.Event lock = phases.firstEventAfter(planned, "State change starting", instant.get());
+      long lockTaken = lock == null ? -1 : lock.millis();
       result.put("instant", instant.get());
       result.put("plan_ms", Long.toString(planned - start));
       result.put("exec_ms", lockTaken < 0 ? "NA" : Long.toString(lockTaken - planned));
       result.put("commit_ms", lockTaken < 0 ? "NA" : Long.toString(done - lockTaken));
       result.put("total_ms", Long.toString(done - start));
+      result.put("plan_cpu_ms", cpuMs(plannedCpu - startCpu));
+      result.put("exec_cpu_ms", lock == null ? "NA" : cpuMs(lock.cpuNanos() - plannedCpu));
+      result.put("commit_cpu_ms", lock == null ? "NA" : cpuMs(doneCpu - lock.cpuNanos()));
+      result.put("total_cpu_ms", cpuMs(doneCpu - startCpu));
       // The execute phase in JVM uptime, as -Xlog:gc stamps its lines, to single out the collections during it.
       long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
       result.put("exec_window_ms", (planned - jvmStart) + "-" + ((lockTaken < 0 ? done : lockTaken) - jvmStart));
@@ -193,6 +201,7 @@ public final class BinaryCopyBench {
     }
     Files.createDirectories(to);
     long start = System.nanoTime();
+    long startCpu = processCpuNanos();
     long bytes = 0;
     for (Path file : files) {
       Path target = Files.copy(file, to.resolve(file.getFileName()));
@@ -201,9 +210,20 @@ public final class BinaryCopyBench {
     long elapsedMs = (System.nanoTime() - start) / 1_000_000;
     Map<String, String> result = new LinkedHashMap<>();
     result.put("exec_ms", Long.toString(elapsedMs));
+    result.put("exec_cpu_ms", cpuMs(processCpuNanos() - startCpu));
+    result.put("total_cpu_ms", result.get("exec_cpu_ms"));
     result.put("files_out", Integer.toString(files.size()));
     result.put("bytes_out", Long.toString(bytes));
     return result;
+  }
+
+  /** CPU time of the whole process (every thread: the work's, the collector's, the JIT's), which load barely moves. */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  private static String cpuMs(long nanos) {
+    return Long.toString(nanos / 1_000_000);
   }
 
   /** Sum of each heap pool's peak use: an upper bound of the heap in use at any one moment. */
@@ -219,7 +239,8 @@ public final class BinaryCopyBench {
 
   /** Log events of Hudi's commit path with their timestamps, to split executing from committing. */
   private static final class PhaseLog extends AppenderBase<ILoggingEvent> {
-    private record Event(long millis, String message) {
+    /** A log event, with the process's CPU time when it was logged. */
+    record Event(long millis, long cpuNanos, String message) {
     }
 
     private final List<Event> events = new CopyOnWriteArrayList<>();
@@ -250,18 +271,17 @@ public final class BinaryCopyBench {
 
     @Override
     protected void append(ILoggingEvent event) {
-      events.add(new Event(event.getTimeStamp(), event.getFormattedMessage()));
+      events.add(new Event(event.getTimeStamp(), processCpuNanos(), event.getFormattedMessage()));
     }
 
-    /** When the first event at or after {@code millis} containing every one of {@code parts} was logged, or -1. */
-    long firstAfter(long millis, String... parts) {
-      List<Event> matching = new ArrayList<>();
+    /** The first event at or after {@code millis} containing every one of {@code parts}, or null. */
+    Event firstEventAfter(long millis, String... parts) {
       for (Event event : events) {
         if (event.millis() >= millis && Stream.of(parts).allMatch(event.message()::contains)) {
-          matching.add(event);
+          return event;
         }
       }
-      return matching.isEmpty() ? -1 : matching.get(0).millis();
+      return null;
     }
   }
 }

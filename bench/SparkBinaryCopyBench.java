@@ -79,23 +79,30 @@ public final class SparkBinaryCopyBench {
   private static Map<String, String> cluster(SparkSession spark, PhaseLog phases, String name, String basePath,
                                              String options) {
     long start = System.currentTimeMillis();
+    long startCpu = processCpuNanos();
     List<Row> rows = spark.sql("CALL run_clustering(path => '" + basePath + "', options => '" + options + "')")
         .collectAsList();
     long done = System.currentTimeMillis();
+    long doneCpu = processCpuNanos();
     Map<String, String> result = new LinkedHashMap<>();
     result.put("name", name);
     String instant = phases.instantAfter(start);
     if (rows.isEmpty() || instant == null) {
       throw new IllegalStateException("run_clustering made no clustering on " + basePath + ": " + rows);
     }
-    long executing = phases.firstAfter(start, "Starting clustering at " + instant);
-    long lockTaken = phases.firstAfter(executing, "State change starting", instant);
-    long committed = phases.firstAfter(lockTaken, "Clustering successfully on commit " + instant);
+    PhaseLog.Event called = new PhaseLog.Event(start, startCpu, "");
+    PhaseLog.Event executing = phases.firstEventAfter(called, "Starting clustering at " + instant);
+    PhaseLog.Event lock = phases.firstEventAfter(executing, "State change starting", instant);
+    PhaseLog.Event committed = phases.firstEventAfter(lock, "Clustering successfully on commit " + instant);
     result.put("instant", instant);
-    result.put("plan_ms", Long.toString(executing - start));
-    result.put("exec_ms", lockTaken < 0 ? "NA" : Long.toString(lockTaken - executing));
-    result.put("commit_ms", lockTaken < 0 || committed < 0 ? "NA" : Long.toString(committed - lockTaken));
-    result.put("after_commit_ms", committed < 0 ? "NA" : Long.toString(done - committed));
+    result.put("plan_ms", Long.toString(executing.millis() - start));
+    result.put("exec_ms", lock == null ? "NA" : Long.toString(lock.millis() - executing.millis()));
+    result.put("commit_ms", committed == null ? "NA" : Long.toString(committed.millis() - lock.millis()));
+    result.put("after_commit_ms", committed == null ? "NA" : Long.toString(done - committed.millis()));
+    result.put("plan_cpu_ms", cpuMs(executing.cpuNanos() - startCpu));
+    result.put("exec_cpu_ms", lock == null ? "NA" : cpuMs(lock.cpuNanos() - executing.cpuNanos()));
+    result.put("commit_cpu_ms", committed == null ? "NA" : cpuMs(committed.cpuNanos() - lock.cpuNanos()));
+    result.put("total_cpu_ms", cpuMs(doneCpu - startCpu));
     result.put("total_ms", Long.toString(done - start));
     return result;
   }
@@ -130,6 +137,15 @@ public final class SparkBinaryCopyBench {
         .getOrCreate();
   }
 
+  /** CPU time of the whole process (every thread: the work's, the collector's, the JIT's), which load barely moves. */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  private static String cpuMs(long nanos) {
+    return Long.toString(nanos / 1_000_000);
+  }
+
   private static long heapPoolPeaksMib() {
     long bytes = 0;
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -142,7 +158,8 @@ public final class SparkBinaryCopyBench {
 
   /** Hudi's clustering and commit log events with their timestamps (log4j2, as Spark logs). */
   private static final class PhaseLog extends AbstractAppender {
-    private record Event(long millis, String message) {
+    /** A log event, with the process's CPU time when it was logged. */
+    record Event(long millis, long cpuNanos, String message) {
     }
 
     private final List<Event> events = new CopyOnWriteArrayList<>();
@@ -169,7 +186,7 @@ public final class SparkBinaryCopyBench {
 
     @Override
     public void append(LogEvent event) {
-      events.add(new Event(event.getTimeMillis(), event.getMessage().getFormattedMessage()));
+      events.add(new Event(event.getTimeMillis(), processCpuNanos(), event.getMessage().getFormattedMessage()));
     }
 
     /** The instant of the first "Starting clustering at" event at or after {@code millis}, or null. */
@@ -183,16 +200,17 @@ public final class SparkBinaryCopyBench {
       return null;
     }
 
-    long firstAfter(long millis, String... parts) {
-      if (millis < 0) {
-        return -1;
+    /** The first event at or after {@code after}'s time containing every one of {@code parts}, or null. */
+    Event firstEventAfter(Event after, String... parts) {
+      if (after == null) {
+        return null;
       }
       for (Event event : events) {
-        if (event.millis() >= millis && Stream.of(parts).allMatch(event.message()::contains)) {
-          return event.millis();
+        if (event.millis() >= after.millis() && Stream.of(parts).allMatch(event.message()::contains)) {
+          return event;
         }
       }
-      return -1;
+      return null;
     }
   }
 }
