@@ -118,7 +118,10 @@ final class RowGroupCopier {
     for (ColumnDescriptor column : schema.getColumns()) {
       ColumnPath path = ColumnPath.get(column.getPath());
       ColumnChunkMetaData chunk = chunks.get(path);
-      if (path.equals(FILE_NAME_COLUMN)) {
+      if (path.equals(FILE_NAME_COLUMN) && ConstantColumn.supports(column)) {
+        ConstantColumn.write(writer, codecs.getCompressor(chunk == null ? codec : chunk.getCodec()), column,
+            block.getRowCount(), fileName);
+      } else if (path.equals(FILE_NAME_COLUMN)) {
         writeColumn(writer, codecs, schema, column, chunk == null ? codec : chunk.getCodec(), block.getRowCount(),
             fileName);
       } else if (chunk == null) {
