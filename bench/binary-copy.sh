@@ -4,8 +4,8 @@
 #
 # Reports, per contender, seconds spent planning, executing (copying or rewriting) and committing, in wall time and
 # in the process's CPU time (every thread, read when Hudi logs each phase boundary), the JVM's wall time, bytes,
-# files and row groups written, rows read back, and heap. Not part of `mvn verify`. About 6-8 minutes
-# once the source table exists (building it takes 4-5 more minutes; it is kept in BENCH_DIR for later runs).
+# files and row groups written, rows read back, and heap. Not part of `mvn verify`. About 5-9 minutes (most of it
+# the rewrite and the Spark sessions) once the source table exists (building it takes 4-5 more minutes; it is kept in BENCH_DIR for later runs).
 #
 #   bench/binary-copy.sh                                  # everything, defaults below
 #   CONTENDERS="java-rewrite plain-copy" bench/binary-copy.sh
@@ -41,10 +41,10 @@
 # a Spark writer has it). Compiles bench/BinaryCopyBench.java against the daemon's class path and
 # bench/SparkBinaryCopyBench.java against the spark-peer module's. For each contender: `cp -a` of the source table,
 # `sync`, then the contender in a JVM of its own with -Xlog:gc; then `BinaryCopyBench describe` reads the footers of
-# the table's latest base files. Peak heap is given two ways: the sum of the heap pools' peak use (MemoryPoolMXBean,
-# printed by the program at exit; an upper bound, as pools peak at different moments) and, from the GC log, the
-# largest heap in use when a collection started and the largest left after one (the live set). Every timing is
-# with the files in the page cache. Results go to stdout as a markdown table and to BENCH_DIR/results.md.
+# the table's latest base files. Heap is given as the sum of the heap pools' peak use (MemoryPoolMXBean, printed by
+# the program at exit; an upper bound, as pools peak at different moments) and, from the GC log, the largest heap in
+# use when a collection started, the largest left after one, and the largest left after one during the execute phase
+# (the copy's own live set). Every timing is with the files in the page cache. Results go to stdout as a markdown table and to BENCH_DIR/results.md.
 set -euo pipefail
 
 home=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
