@@ -77,6 +77,13 @@ class SparkBinaryCopyClusteringIT {
         .as("column chunks of the clustered files are the inputs' bytes (copied, not rewritten)")
         .isEqualTo(inputChunks);
     RowDiff.assertSameRows("Spark snapshot after the daemon binary-copied", expected, table.snapshot());
+    // Spark's own Parquet reader (vectorized) decodes the _hoodie_file_name chunks the copy wrote anew.
+    for (String file : clustered) {
+      assertThat(spark.sql("SELECT DISTINCT _hoodie_file_name FROM parquet.`" + basePath.resolve(file) + "`"))
+          .as("_hoodie_file_name in %s", file)
+          .extracting(row -> row.get("_hoodie_file_name"))
+          .containsExactly(file.substring(file.indexOf('/') + 1));
+    }
 
     table.upsert(IntStream.range(0, KEYS).filter(number -> number % 5 == 0)
         .mapToObj(number -> TrackedTable.row(number, 3_000, "v3")).toList(), Map.of("hoodie.index.type", "BLOOM"));

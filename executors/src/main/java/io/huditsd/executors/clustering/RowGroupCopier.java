@@ -10,6 +10,7 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.values.bloomfilter.BloomFilter;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
@@ -20,6 +21,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.parquet.internal.column.columnindex.ColumnIndex;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
@@ -66,6 +69,15 @@ final class RowGroupCopier {
         ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH,
         ParquetProperties.DEFAULT_PAGE_WRITE_CHECKSUM_ENABLED);
     CodecFactory codecs = new CodecFactory(conf, ParquetProperties.DEFAULT_PAGE_SIZE);
+    try {
+      return write(writer, codecs, target, schema, keyValueMetadata, output);
+    } finally {
+      codecs.release();
+    }
+  }
+
+  private Written write(ParquetFileWriter writer, CodecFactory codecs, Path target, MessageType schema,
+                        Map<String, String> keyValueMetadata, PlannedOutput output) throws IOException {
     Binary fileName = Binary.fromString(target.getName());
     long rows = 0;
     writer.start();
@@ -94,7 +106,6 @@ final class RowGroupCopier {
     output.minRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MIN_KEY, key));
     output.maxRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MAX_KEY, key));
     writer.end(footerEntries);
-    codecs.release();
     return new Written(writer.getFooter(), rows);
   }
 
@@ -128,11 +139,9 @@ final class RowGroupCopier {
         writeColumn(writer, codecs, schema, column, codec, block.getRowCount(), null);
       } else {
         // Page indexes and Parquet's own bloom filters sit outside the row group: read from the file's stream.
-        org.apache.parquet.column.values.bloomfilter.BloomFilter bloomFilter = PageIndexes.bloomFilter(open.data, chunk);
-        org.apache.parquet.internal.column.columnindex.ColumnIndex columnIndex =
-            PageIndexes.columnIndex(open.data, chunk);
-        org.apache.parquet.internal.column.columnindex.OffsetIndex offsetIndex =
-            PageIndexes.offsetIndex(open.data, chunk);
+        BloomFilter bloomFilter = PageIndexes.bloomFilter(open.data, chunk);
+        ColumnIndex columnIndex = PageIndexes.columnIndex(open.data, chunk);
+        OffsetIndex offsetIndex = PageIndexes.offsetIndex(open.data, chunk);
         data.seek(chunk.getStartingPos());
         writer.appendColumnChunk(column, data, chunk, bloomFilter, columnIndex, offsetIndex);
       }

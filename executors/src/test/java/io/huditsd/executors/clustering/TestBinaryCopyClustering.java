@@ -8,17 +8,24 @@ import io.huditsd.executors.WorkItem;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
+import org.apache.hudi.avro.model.HoodieClusteringPlan;
+import org.apache.hudi.avro.model.HoodieClusteringStrategy;
 import org.apache.hudi.avro.model.HoodieMetadataColumnStats;
+import org.apache.hudi.avro.model.HoodieRequestedReplaceMetadata;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.bloom.BloomFilter;
 import org.apache.hudi.common.bloom.BloomFilterFactory;
 import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.model.WriteOperationType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.util.ClusteringUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.collection.Pair;
 import org.apache.hudi.metadata.HoodieBackedTableMetadata;
+import org.apache.hudi.storage.StoragePath;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -277,6 +284,41 @@ class TestBinaryCopyClustering {
     List<Path> outputs = tables.latestBaseFiles(table);
     assertThat(outputs).hasSize(2);
     assertThat(chunkDigests(outputs)).isEqualTo(inputChunks);
+  }
+
+  @Test
+  void theDaemonExecutesAPlanThatNamesSparksBinaryCopyWithJavaBinaryCopy() throws Exception {
+    // Neither the table's configuration nor the planner are binary copy: only the plan, as a Spark planner writes it.
+    ServicedTable table = tables.create(directory.resolve("sparkplan"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
+        Map.of());
+    for (int commit = 0; commit < 4; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
+    }
+    Map<String, Integer> inputChunks = chunkDigests(tables.latestBaseFiles(table));
+    String instant;
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.hudiTables().writeClient(table)) {
+      instant = client.scheduleClustering(Option.empty()).get();
+    }
+    HoodieTableMetaClient metaClient = tables.hudiTables().metaClient(table.basePath());
+    HoodieInstant requested = ClusteringUtils.getRequestedClusteringInstant(instant, metaClient.getActiveTimeline(),
+        metaClient.getInstantGenerator()).get();
+    HoodieClusteringPlan plan = ClusteringUtils.getClusteringPlan(metaClient, requested).get().getRight();
+    assertThat(plan.getStrategy().getStrategyClassName()).isEqualTo(ClusteringStrategyMatch.JAVA_SORT_AND_SIZE);
+    plan.setStrategy(HoodieClusteringStrategy.newBuilder(plan.getStrategy()).setStrategyClassName(
+        "org.apache.hudi.client.clustering.run.strategy.SparkBinaryCopyClusteringExecutionStrategy").build());
+    metaClient.getStorage().deleteFile(new StoragePath(metaClient.getTimelinePath(),
+        metaClient.getInstantFileNameGenerator().getFileName(requested)));
+    metaClient.getActiveTimeline().saveToPendingClusterCommit(requested, HoodieRequestedReplaceMetadata.newBuilder()
+        .setOperationType(WriteOperationType.CLUSTER.name()).setExtraMetadata(Map.of()).setClusteringPlan(plan)
+        .build());
+    metaClient = tables.hudiTables().metaClient(table.basePath());
+    double copied = BinaryCopyMetrics.copiedGroups();
+
+    PlanRunner.withDefaultActions(tables.hudiTables())
+        .apply(WorkItem.forPlan(table, PendingPlans.list(metaClient).get(0)));
+
+    assertThat(BinaryCopyMetrics.copiedGroups() - copied).isEqualTo(2);
+    assertThat(chunkDigests(tables.latestBaseFiles(table))).isEqualTo(inputChunks);
   }
 
   private void cluster(ServicedTable table, Map<String, String> extraKeys) {
