@@ -18,10 +18,10 @@ import java.util.List;
 
 /**
  * Rolls back an index build that failed or whose executor died, as Hudi's indexer aborts one
- * ({@code RunIndexActionExecutor.abort}) and further: the plan's partitions that are not built are removed from
- * {@code hoodie.table.metadata.partitions.inflight} and their metadata-table folders deleted, then the indexing
- * instant (inflight and requested) and its heartbeat. All under the table lock. The index is planned anew on the
- * next poll. Partitions already built are left alone.
+ * ({@code RunIndexActionExecutor.abort}) and further: the plan's partitions are removed from
+ * {@code hoodie.table.metadata.partitions} and {@code .inflight} and their metadata-table folders deleted, then the indexing
+ * instant (inflight and requested) and its heartbeat. All under the table lock. The index is planned anew on a
+ * later poll.
  */
 final class IndexRollback {
   private static final Logger LOG = LoggerFactory.getLogger(IndexRollback.class);
@@ -41,11 +41,15 @@ final class IndexRollback {
         return List.of();
       }
       List<String> removed = new ArrayList<>();
+      // Every partition of the plan goes, even one hoodie.properties lists as built: Hudi 1.2.0's indexer marks a
+      // partition built as soon as its initial build is committed, before the catch-up with the commits that landed
+      // meanwhile (HoodieBackedTableMetadataWriter.initializeFromFilesystem), and a failed catch-up does not undo
+      // that (RunIndexActionExecutor aborts on IOException only). Such an index lacks those commits' records: a
+      // reader would miss rows and a writer using it would duplicate keys. No other plan can have built them:
+      // Hudi neither plans nor runs an index build for a partition that is built or inflight.
       for (String partition : plan.partitions()) {
-        if (!fresh.getTableConfig().getMetadataPartitions().contains(partition)) {
-          HoodieTableMetadataUtil.deleteMetadataTablePartition(fresh, context, partition, false);
-          removed.add(partition);
-        }
+        HoodieTableMetadataUtil.deleteMetadataTablePartition(fresh, context, partition, false);
+        removed.add(partition);
       }
       InstantGenerator instants = fresh.getInstantGenerator();
       HoodieActiveTimeline timeline = fresh.reloadActiveTimeline();

@@ -46,12 +46,17 @@ public final class DuePlanner {
   /** Completed-instant count of each table when archival was last enqueued. */
   private final Map<String, Integer> archivedAtCount = new ConcurrentHashMap<>();
   private final Map<String, Object> planningLocks = new ConcurrentHashMap<>();
-  private final IndexTrigger indexTrigger = new IndexTrigger();
+  private final IndexTrigger indexTrigger;
 
   public DuePlanner(HudiTables tables, WorkerPool pool) {
+    this(tables, pool, new IndexTrigger());
+  }
+
+  DuePlanner(HudiTables tables, WorkerPool pool, IndexTrigger indexTrigger) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.pool = Objects.requireNonNull(pool, "pool is null");
     this.liveness = new PlanLiveness(tables.heartbeat());
+    this.indexTrigger = Objects.requireNonNull(indexTrigger, "indexTrigger is null");
   }
 
   /** Trigger settings that make Hudi plan whenever there is anything to plan, for on-demand scheduling. */

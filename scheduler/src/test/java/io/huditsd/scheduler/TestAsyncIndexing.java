@@ -44,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,7 +83,9 @@ class TestAsyncIndexing {
           finished.add(record);
         }
       });
-  private final DuePlanner planner = new DuePlanner(hudiTables, pool);
+  /** A failed build is planned again at the next round, without the daemon's back-off (see TestPlanAttempts). */
+  private final DuePlanner planner = new DuePlanner(hudiTables, pool,
+      new IndexTrigger(new PlanAttempts(Clock.systemUTC(), Duration.ofMillis(1), Duration.ofMillis(1))));
 
   @TempDir
   Path directory;
