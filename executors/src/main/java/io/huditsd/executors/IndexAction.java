@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -75,7 +76,9 @@ public final class IndexAction implements ServiceAction {
       LOG.info("Building index table={} instant={} partitions={} baseInstant={}", config.getBasePath(), indexInstant,
           plan.partitions(), plan.baseInstant());
       Option<HoodieIndexCommitMetadata> committed;
+      String buildStartedAt;
       try {
+        buildStartedAt = client.createNewInstantTime(false);
         committed = client.index(indexInstant);
       } catch (RuntimeException e) {
         rollbackAfterFailure(client, metaClient, indexInstant, e);
@@ -87,6 +90,14 @@ public final class IndexAction implements ServiceAction {
       }
       if (!committed.isPresent()) {
         throw new IllegalStateException("Hudi's indexer returned no commit for plan " + indexInstant);
+      }
+      Map<String, List<String>> missed = IndexCompleteness.missedCommits(HoodieTableMetaClient.reload(metaClient),
+          buildStartedAt, plan.partitions());
+      if (!missed.isEmpty()) {
+        IndexRollback.dropIncomplete(config, client.getEngineContext(), metaClient, List.copyOf(missed.keySet()));
+        throw new IllegalStateException("Index build " + indexInstant + " of " + config.getBasePath()
+            + " committed without the entries of writer commits " + missed + " (Hudi's catch-up skips a commit"
+            + " whose writer had not seen the new partition yet); the incomplete index was dropped and is built anew");
       }
       int partitions = committed.get().getIndexPartitionInfos().size();
       return new ActionResult(service(), instant, partitions, 0, 0, Duration.ofNanos(System.nanoTime() - start));

@@ -29,6 +29,28 @@ final class IndexRollback {
   private IndexRollback() {
   }
 
+  /**
+   * Drops metadata partitions that an index build committed although they are incomplete (see
+   * {@link IndexCompleteness}): removed from {@code hoodie.table.metadata.partitions} and deleted, under the table
+   * lock, so that no writer commit is between reading and updating them. The completed indexing instant stays on the
+   * timeline as a record; Hudi plans a partition by the table config alone.
+   */
+  static void dropIncomplete(HoodieWriteConfig config, HoodieEngineContext context, HoodieTableMetaClient metaClient,
+                             List<String> partitions) {
+    TransactionManager transactions = new TransactionManager(config, metaClient.getStorage());
+    transactions.beginStateChange(Option.empty(), Option.empty());
+    try {
+      HoodieTableMetaClient fresh = HoodieTableMetaClient.reload(metaClient);
+      for (String partition : partitions) {
+        HoodieTableMetadataUtil.deleteMetadataTablePartition(fresh, context, partition, false);
+      }
+      LOG.warn("Dropped incomplete metadata index table={} partitions={}", fresh.getBasePath(), partitions);
+    } finally {
+      transactions.endStateChange(Option.empty());
+      transactions.close();
+    }
+  }
+
   /** @return the partitions whose partial build was removed */
   static List<String> rollback(HoodieWriteConfig config, HoodieEngineContext context, HoodieTableMetaClient metaClient,
                                String indexInstant) {

@@ -197,6 +197,38 @@ class TestAsyncIndexing {
     }
   }
 
+  /**
+   * A writer commit between the plan and the build's start has no record_index part in its metadata-table commit
+   * (the writer did not know of the index) but is in the build's initial snapshot: the completeness check after the
+   * build must not take it for a commit the build missed.
+   */
+  @Test
+  void aCommitBetweenPlanAndBuildIsInTheBuildAndNotTakenForAMissedOne() throws Exception {
+    Path path = directory.resolve("orders");
+    ServicedTable table = tableWithRecordIndexWanted(path);
+    try (LiveWriter writer = new LiveWriter(table.basePath(), "orders", WRITER_INDEX_KEYS)) {
+      writer.upsert(0, 0, 0, 200);
+      String instant;
+      try (var client = hudiTables.writeClient(table)) {
+        instant = client.scheduleIndexing(List.of(MetadataPartitionType.RECORD_INDEX), List.of()).get();
+      }
+      try (LiveWriter unaware = new LiveWriter(table.basePath(), "orders", Map.of())) {
+        unaware.upsert(1, 0, 200, 30);
+      }
+
+      assertThat(pool.submit(WorkItem.forPlan(table, pendingIndexPlan(table)))).isPresent();
+      assertThat(pool.awaitIdle(Duration.ofMinutes(5))).isTrue();
+
+      assertThat(finished).singleElement().satisfies(run -> {
+        assertThat(run.item().instant()).contains(instant);
+        assertThat(run.status()).as(() -> run.error().orElse("")).isEqualTo(RunStatus.SUCCEEDED);
+      });
+      Map<String, Located> rows = readLatestBaseFiles(metaClient(table));
+      assertThat(rows).hasSize(230);
+      assertRecordIndexPointsAtTheRows(table, rows);
+    }
+  }
+
   @Test
   void anAbandonedBuildIsRolledBackThenBuiltAnew() throws Exception {
     Path path = directory.resolve("orders");
