@@ -14,10 +14,10 @@ public enum FallbackReason {
   /** The plan does not preserve Hudi's meta columns (commit time, sequence number), which a copy keeps. */
   METADATA_NOT_PRESERVED,
   /**
-   * The table has a record-level, secondary or expression index, which a commit updates from per-record write
-   * results that a copy does not produce.
+   * The table has a secondary or expression index, which a commit updates from the records it wrote: a copy decodes
+   * none. (The record index is updated from the written files' keys, which Hudi reads itself, so it does not count.)
    */
-  RECORD_LEVEL_INDEX,
+  SECONDARY_OR_EXPRESSION_INDEX,
   /** The group's file slices are in more than one partition. */
   MULTIPLE_PARTITIONS,
   /** The files' schemas differ other than by optional columns that some files lack. */

@@ -96,6 +96,52 @@ class TestBinaryCopyClustering {
     checkColumnStats(table, outputs);
   }
 
+  /**
+   * Hudi 1.2.0 derives record-index updates of a commit from the base files its write stats name (it reads their
+   * keys), not from per-record write results: a copy's replacecommit moves every key to its new file group.
+   */
+  @Test
+  void copiesATableWithARecordIndexAndTheIndexFindsEveryKeyInItsNewFileGroup() throws Exception {
+    ServicedTable table = tables.create(directory.resolve("indexed"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
+        BINARY_COPY);
+    Map<String, String> recordIndex = Map.of(
+        "hoodie.metadata.global.record.level.index.enable", "true",
+        // Hudi's Java engine writes an initial build into one file group, whatever the count (see TableWriteConfigs).
+        "hoodie.metadata.global.record.level.index.min.filegroup.count", "1",
+        "hoodie.metadata.global.record.level.index.max.filegroup.count", "1");
+    for (int commit = 0; commit < 6; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 40, 40, 1, 1, recordIndex);
+    }
+    HoodieTableMetaClient metaClient = tables.hudiTables().metaClient(table.basePath());
+    assertThat(metaClient.getTableConfig().getMetadataPartitions()).contains("record_index");
+    List<Map<String, String>> before = withoutFileName(tables.latestRows(table));
+    double copied = BinaryCopyMetrics.copiedGroups();
+
+    cluster(table, Map.of());
+
+    List<Path> outputs = tables.latestBaseFiles(table);
+    assertThat(outputs).hasSize(2);
+    assertThat(BinaryCopyMetrics.copiedGroups() - copied).isEqualTo(2);
+    assertThat(sorted(withoutFileName(tables.latestRows(table)))).isEqualTo(sorted(before));
+    Map<String, String> fileGroupOfKey = new HashMap<>();
+    for (Path output : outputs) {
+      String fileGroup = output.getParent().getName() + "/" + output.getName().substring(0, output.getName().indexOf('_'));
+      tables.rows(output).forEach(row -> fileGroupOfKey.put(row.get("_hoodie_record_key"), fileGroup));
+    }
+    assertThat(fileGroupOfKey).hasSize(240);
+    Map<String, String> indexed = new HashMap<>();
+    HoodieTableMetaClient clustered = tables.hudiTables().metaClient(table.basePath());
+    try (HoodieBackedTableMetadata metadata = new HoodieBackedTableMetadata(
+        new org.apache.hudi.common.engine.HoodieLocalEngineContext(clustered.getStorageConf()),
+        clustered.getStorage(), HoodieMetadataConfig.newBuilder().enable(true).build(), table.basePath())) {
+      metadata.readRecordIndexLocationsWithKeys(
+              org.apache.hudi.common.data.HoodieListData.eager(new ArrayList<>(fileGroupOfKey.keySet())))
+          .collectAsList().forEach(entry -> indexed.put(entry.getKey(),
+              entry.getValue().getPartitionPath() + "/" + entry.getValue().getFileId()));
+    }
+    assertThat(indexed).isEqualTo(fileGroupOfKey);
+  }
+
   @Test
   void rollsOverToANewFileBeforeARowGroupWouldPassTheTargetSize() throws Exception {
     ServicedTable table = tables.create(directory.resolve("sized"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
