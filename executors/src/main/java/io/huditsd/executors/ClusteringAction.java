@@ -5,12 +5,10 @@ import org.apache.hudi.avro.model.HoodieClusteringGroup;
 import org.apache.hudi.avro.model.HoodieClusteringPlan;
 import org.apache.hudi.avro.model.HoodieSliceInfo;
 import org.apache.hudi.client.HoodieJavaWriteClient;
-import org.apache.hudi.client.heartbeat.HoodieHeartbeatClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.ClusteringUtils;
 import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.storage.HoodieStorage;
 import org.apache.hudi.storage.StoragePath;
 
 import java.io.IOException;
@@ -35,18 +33,10 @@ public final class ClusteringAction implements ServiceAction {
     HoodieTableMetaClient metaClient = ClientMetaClients.of(client);
     long bytesIn = inputBytes(metaClient, clusteringInstant);
     long start = System.nanoTime();
-    HoodieStorage storage = metaClient.getStorage();
-    try (HoodieHeartbeatClient heartbeat = new HoodieHeartbeatClient(storage, config.getBasePath(),
-        config.getHoodieClientHeartbeatIntervalInMs(), config.getHoodieClientHeartbeatTolerableMisses())) {
-      heartbeat.start(clusteringInstant);
-      try {
-        WriteStatsTotals totals = WriteStatsTotals.of(client.cluster(clusteringInstant, true));
-        return new ActionResult(service(), instant, totals.fileGroups(), bytesIn, totals.bytesWritten(),
-            Duration.ofNanos(System.nanoTime() - start));
-      } finally {
-        // Stopping also deletes the heartbeat file.
-        heartbeat.stop(clusteringInstant);
-      }
+    try (PlanHeartbeat heartbeat = PlanHeartbeat.start(metaClient.getStorage(), config, clusteringInstant)) {
+      WriteStatsTotals totals = WriteStatsTotals.of(client.cluster(clusteringInstant, true));
+      return new ActionResult(service(), instant, totals.fileGroups(), bytesIn, totals.bytesWritten(),
+          Duration.ofNanos(System.nanoTime() - start));
     }
   }
 

@@ -4,8 +4,6 @@ import io.huditsd.config.MetadataIndexState;
 import io.huditsd.config.ServiceType;
 import org.apache.hudi.avro.model.HoodieIndexCommitMetadata;
 import org.apache.hudi.client.HoodieJavaWriteClient;
-import org.apache.hudi.client.heartbeat.HoodieHeartbeatClient;
-import org.apache.hudi.common.heartbeat.HoodieHeartbeatUtils;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.Option;
@@ -13,8 +11,6 @@ import org.apache.hudi.config.HoodieWriteConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +50,7 @@ public final class IndexAction implements ServiceAction {
     long start = System.nanoTime();
     if (plan.inflight()) {
       // PlanRunner skips plans whose heartbeat is alive; this one has none or an expired one.
-      if (!hasHeartbeatFile(metaClient, indexInstant)) {
+      if (!PlanLiveness.hasHeartbeat(metaClient, indexInstant)) {
         throw new PlanSkippedException("index build " + indexInstant + " is inflight without a heartbeat: another "
             + "process (Hudi's HoodieIndexer) runs it; hudi-tsd leaves it to that process");
       }
@@ -68,9 +64,7 @@ public final class IndexAction implements ServiceAction {
       thread.setDaemon(true);
       return thread;
     });
-    try (HoodieHeartbeatClient heartbeat = new HoodieHeartbeatClient(metaClient.getStorage(), config.getBasePath(),
-        config.getHoodieClientHeartbeatIntervalInMs(), config.getHoodieClientHeartbeatTolerableMisses())) {
-      heartbeat.start(indexInstant);
+    try (PlanHeartbeat heartbeat = PlanHeartbeat.start(metaClient.getStorage(), config, indexInstant)) {
       progress.scheduleWithFixedDelay(() -> logProgress(metaClient, plan, start), PROGRESS_INTERVAL.toMillis(),
           PROGRESS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
       LOG.info("Building index table={} instant={} partitions={} baseInstant={}", config.getBasePath(), indexInstant,
@@ -85,8 +79,8 @@ public final class IndexAction implements ServiceAction {
         throw e;
       } finally {
         progress.shutdownNow();
-        // Stopping also deletes the heartbeat file.
-        heartbeat.stop(indexInstant);
+        // The build is over: stop the heartbeat before the completeness check, as a finished build has none.
+        heartbeat.close();
       }
       if (!committed.isPresent()) {
         throw new IllegalStateException("Hudi's indexer returned no commit for plan " + indexInstant);
@@ -133,15 +127,6 @@ public final class IndexAction implements ServiceAction {
           Duration.ofNanos(System.nanoTime() - start).toSeconds());
     } catch (RuntimeException e) {
       LOG.debug("Cannot read the progress of index build {}", plan.instant(), e);
-    }
-  }
-
-  private static boolean hasHeartbeatFile(HoodieTableMetaClient metaClient, String instant) {
-    try {
-      return HoodieHeartbeatUtils.getLastHeartbeatTime(metaClient.getStorage(), metaClient.getBasePath().toString(),
-          instant) > 0;
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read the heartbeat of " + instant + " of " + metaClient.getBasePath(), e);
     }
   }
 }

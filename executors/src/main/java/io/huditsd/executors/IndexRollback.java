@@ -13,8 +13,8 @@ import org.apache.hudi.metadata.HoodieTableMetadataUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Rolls back an index build that failed or whose executor died, as Hudi's indexer aborts one
@@ -37,32 +37,23 @@ final class IndexRollback {
    */
   static void dropIncomplete(HoodieWriteConfig config, HoodieEngineContext context, HoodieTableMetaClient metaClient,
                              List<String> partitions) {
-    TransactionManager transactions = new TransactionManager(config, metaClient.getStorage());
-    transactions.beginStateChange(Option.empty(), Option.empty());
-    try {
-      HoodieTableMetaClient fresh = HoodieTableMetaClient.reload(metaClient);
+    underTableLock(config, metaClient, fresh -> {
       for (String partition : partitions) {
         HoodieTableMetadataUtil.deleteMetadataTablePartition(fresh, context, partition, false);
       }
       LOG.warn("Dropped incomplete metadata index table={} partitions={}", fresh.getBasePath(), partitions);
-    } finally {
-      transactions.endStateChange(Option.empty());
-      transactions.close();
-    }
+      return partitions;
+    });
   }
 
   /** @return the partitions whose partial build was removed */
   static List<String> rollback(HoodieWriteConfig config, HoodieEngineContext context, HoodieTableMetaClient metaClient,
                                String indexInstant) {
-    TransactionManager transactions = new TransactionManager(config, metaClient.getStorage());
-    transactions.beginStateChange(Option.empty(), Option.empty());
-    try {
-      HoodieTableMetaClient fresh = HoodieTableMetaClient.reload(metaClient);
+    return underTableLock(config, metaClient, fresh -> {
       MetadataIndexState.PendingIndexPlan plan = MetadataIndexState.read(fresh).pendingPlans().get(indexInstant);
       if (plan == null) {
         return List.of();
       }
-      List<String> removed = new ArrayList<>();
       // Every partition of the plan goes, even one hoodie.properties lists as built: Hudi 1.2.0's indexer marks a
       // partition built as soon as its initial build is committed, before the catch-up with the commits that landed
       // meanwhile (HoodieBackedTableMetadataWriter.initializeFromFilesystem), and a failed catch-up does not undo
@@ -71,7 +62,6 @@ final class IndexRollback {
       // Hudi neither plans nor runs an index build for a partition that is built or inflight.
       for (String partition : plan.partitions()) {
         HoodieTableMetadataUtil.deleteMetadataTablePartition(fresh, context, partition, false);
-        removed.add(partition);
       }
       InstantGenerator instants = fresh.getInstantGenerator();
       HoodieActiveTimeline timeline = fresh.reloadActiveTimeline();
@@ -79,8 +69,18 @@ final class IndexRollback {
       timeline.deleteInstantFileIfExists(instants.getIndexRequestedInstant(indexInstant));
       HeartbeatUtils.deleteHeartbeatFile(fresh.getStorage(), fresh.getBasePath().toString(), indexInstant);
       LOG.info("Rolled back index build table={} instant={} partitionsRemoved={}", fresh.getBasePath(), indexInstant,
-          removed);
-      return removed;
+          plan.partitions());
+      return plan.partitions();
+    });
+  }
+
+  /** Runs {@code change} on a freshly loaded meta client while holding the table lock the writers use. */
+  private static <T> T underTableLock(HoodieWriteConfig config, HoodieTableMetaClient metaClient,
+                                      Function<HoodieTableMetaClient, T> change) {
+    TransactionManager transactions = new TransactionManager(config, metaClient.getStorage());
+    transactions.beginStateChange(Option.empty(), Option.empty());
+    try {
+      return change.apply(HoodieTableMetaClient.reload(metaClient));
     } finally {
       transactions.endStateChange(Option.empty());
       transactions.close();

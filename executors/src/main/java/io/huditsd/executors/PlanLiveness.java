@@ -27,12 +27,25 @@ public final class PlanLiveness {
 
   /** When the heartbeat of {@code instant} expires unless renewed; empty when there is none or it expired. */
   public Optional<Instant> aliveUntil(HoodieTableMetaClient metaClient, String instant) {
+    long last = lastHeartbeatMillis(metaClient, instant);
+    long expires = last + heartbeat.expiryMillis();
+    return last > 0 && System.currentTimeMillis() <= expires
+        ? Optional.of(Instant.ofEpochMilli(expires)) : Optional.empty();
+  }
+
+  /**
+   * Whether {@code instant} has a heartbeat file at all, expired or not. A process that keeps none for its plans
+   * (Hudi's own HoodieIndexer, say) leaves none.
+   */
+  static boolean hasHeartbeat(HoodieTableMetaClient metaClient, String instant) {
+    return lastHeartbeatMillis(metaClient, instant) > 0;
+  }
+
+  /** The heartbeat file's last update, 0 when there is none. */
+  private static long lastHeartbeatMillis(HoodieTableMetaClient metaClient, String instant) {
     try {
-      long last = HoodieHeartbeatUtils.getLastHeartbeatTime(metaClient.getStorage(),
-          metaClient.getBasePath().toString(), instant);
-      long expires = last + heartbeat.expiryMillis();
-      return last > 0 && System.currentTimeMillis() <= expires
-          ? Optional.of(Instant.ofEpochMilli(expires)) : Optional.empty();
+      return HoodieHeartbeatUtils.getLastHeartbeatTime(metaClient.getStorage(), metaClient.getBasePath().toString(),
+          instant);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read the heartbeat of instant " + instant + " of "
           + metaClient.getBasePath(), e);
