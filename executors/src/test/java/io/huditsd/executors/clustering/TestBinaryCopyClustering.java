@@ -225,12 +225,7 @@ class TestBinaryCopyClustering {
 
     tables.upsert(table, CopyTables.V1, 0, 60, 2, 10);
 
-    List<Map<String, String>> rows = tables.latestRows(table);
-    assertThat(rows).hasSize(120);
-    for (Map<String, String> row : rows) {
-      int id = Integer.parseInt(row.get("id").substring(3));
-      assertThat(row.get("amount")).as(row.get("id")).isEqualTo(Long.toString(id < 60 ? id * 10L : id));
-    }
+    assertFirst60UpdatedOf120(tables.latestRows(table));
   }
 
   @Test
@@ -298,12 +293,7 @@ class TestBinaryCopyClustering {
 
     assertThat(BinaryCopyMetrics.copiedGroups() - copied).isEqualTo(2);
     assertThat(BinaryCopyMetrics.fallbacks(FallbackReason.LOG_FILES) - logFallbacks).isEqualTo(2);
-    List<Map<String, String>> rows = tables.latestRows(table);
-    assertThat(rows).hasSize(120);
-    for (Map<String, String> row : rows) {
-      int id = Integer.parseInt(row.get("id").substring(3));
-      assertThat(row.get("amount")).as(row.get("id")).isEqualTo(Long.toString(id < 60 ? id * 10L : id));
-    }
+    assertFirst60UpdatedOf120(tables.latestRows(table));
   }
 
   @Test
@@ -371,6 +361,15 @@ class TestBinaryCopyClustering {
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.hudiTables().writeClient(table, extraKeys)) {
       String instant = client.scheduleClustering(Option.empty()).get();
       client.cluster(instant, true);
+    }
+  }
+
+  /** 120 rows, ids 0-59 updated to amount id * 10, the others as inserted (amount = id). */
+  private static void assertFirst60UpdatedOf120(List<Map<String, String>> rows) {
+    assertThat(rows).hasSize(120);
+    for (Map<String, String> row : rows) {
+      int id = Integer.parseInt(row.get("id").substring(3));
+      assertThat(row.get("amount")).as(row.get("id")).isEqualTo(Long.toString(id < 60 ? id * 10L : id));
     }
   }
 
