@@ -37,10 +37,7 @@ class TestHighAvailabilityApi {
 
   @BeforeEach
   void start() throws Exception {
-    // Hudi 1.2.0's HoodieHeartbeatClient.stop removes a heartbeat before cancelling its timer, so a tick in between
-    // dies with a NullPointerException in the timer's thread (harmless: the timer is being cancelled). Awaitility
-    // would fail the await on that unrelated thread's exception; the daemon runs in this JVM.
-    Awaitility.doNotCatchUncaughtExceptionsByDefault();
+    InProcessDaemonAwaits.ignoreOtherThreadsExceptions();
     zookeeper = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1), true);
     Path directory = Files.createTempDirectory("tsd-ha");
     String tablePath = directory.resolve(TABLE).toString();

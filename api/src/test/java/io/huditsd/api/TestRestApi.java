@@ -65,10 +65,7 @@ class TestRestApi {
 
   @BeforeAll
   static void start() throws Exception {
-    // Hudi 1.2.0's HoodieHeartbeatClient.stop removes a heartbeat before cancelling its timer, so a tick in between
-    // dies with a NullPointerException in the timer's thread (harmless: the timer is being cancelled). Awaitility
-    // would fail the await on that unrelated thread's exception; the daemon runs in this JVM.
-    Awaitility.doNotCatchUncaughtExceptionsByDefault();
+    InProcessDaemonAwaits.ignoreOtherThreadsExceptions();
     dir = Files.createTempDirectory("tsd-rest");
     tablePath = dir.resolve("orders").toString();
     try (SampleTable table = SampleTable.open(tablePath, "orders", HoodieTableType.MERGE_ON_READ, 9, Map.of())) {

@@ -3,6 +3,7 @@ package io.huditsd.charts;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dropwizard.testing.DropwizardTestSupport;
+import io.huditsd.api.InProcessDaemonAwaits;
 import io.huditsd.api.PrometheusText;
 import io.huditsd.api.TsdApplication;
 import io.huditsd.api.demo.SampleRow;
@@ -57,10 +58,7 @@ class TestChartAgainstDaemon {
 
   @BeforeAll
   static void start() throws Exception {
-    // Hudi 1.2.0's HoodieHeartbeatClient.stop removes a heartbeat before cancelling its timer, so a tick in between
-    // dies with a NullPointerException in the timer's thread (harmless: the timer is being cancelled). Awaitility
-    // would fail the await on that unrelated thread's exception; the daemon runs in this JVM.
-    Awaitility.doNotCatchUncaughtExceptionsByDefault();
+    InProcessDaemonAwaits.ignoreOtherThreadsExceptions();
     work = Files.createTempDirectory("tsd-chart");
     String tablePath = work.resolve("orders").toString();
     try (SampleTable table = SampleTable.open(tablePath, "orders", HoodieTableType.MERGE_ON_READ, 9, Map.of())) {
