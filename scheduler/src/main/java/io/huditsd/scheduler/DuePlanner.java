@@ -3,6 +3,8 @@ package io.huditsd.scheduler;
 import io.huditsd.config.MetadataIndexKind;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.FailedWrites;
+import io.huditsd.executors.FailedWritesRollback;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
@@ -47,6 +49,7 @@ public final class DuePlanner {
   private final Map<String, Integer> archivedAtCount = new ConcurrentHashMap<>();
   private final Map<String, Object> planningLocks = new ConcurrentHashMap<>();
   private final IndexTrigger indexTrigger;
+  private final FailedWritesRollback failedWrites;
 
   public DuePlanner(HudiTables tables, WorkerPool pool) {
     this(tables, pool, new IndexTrigger());
@@ -57,6 +60,7 @@ public final class DuePlanner {
     this.pool = Objects.requireNonNull(pool, "pool is null");
     this.liveness = new PlanLiveness(tables.heartbeat());
     this.indexTrigger = Objects.requireNonNull(indexTrigger, "indexTrigger is null");
+    this.failedWrites = new FailedWritesRollback(tables);
   }
 
   /** Trigger settings that make Hudi plan whenever there is anything to plan, for on-demand scheduling. */
@@ -84,6 +88,10 @@ public final class DuePlanner {
       throw new IllegalArgumentException(service.configName() + " has no plan to schedule");
     }
     HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
+    if (service == ServiceType.CLEAN) {
+      // A clean plan never reaches past a failed write; see FailedWritesRollback.
+      failedWrites.run(table, metaClient, tables.writeConfig(table, metaClient), true);
+    }
     if (PendingPlans.list(metaClient).stream().anyMatch(plan -> plan.service() == service)) {
       throw new IllegalStateException("table " + table.id() + " already has a pending " + service.configName()
           + " plan; it is executed first");
@@ -156,13 +164,16 @@ public final class DuePlanner {
    * @param timeTriggered whether elapsed time alone can make compaction due
    * @param recheckAt when the heartbeat of a pending plan that another process holds expires: its run is skipped
    *     while the heartbeat is alive, and if that process died nothing on the timeline changes to bring the plan
-   *     back, so the table must be planned again by then
+   *     back, so the table must be planned again by then; likewise when a live writer heartbeat expires (a
+   *     writer that died leaves its instant to be rolled back)
+   * @param failedWrites the writer commits found failed in this round and what was rolled back
    */
   public record Outcome(List<String> scheduledInstants, int enqueued, boolean timeTriggered,
-                        Optional<Instant> recheckAt) {
+                        Optional<Instant> recheckAt, FailedWrites failedWrites) {
     public Outcome {
       scheduledInstants = List.copyOf(scheduledInstants);
       Objects.requireNonNull(recheckAt, "recheckAt is null");
+      Objects.requireNonNull(failedWrites, "failedWrites is null");
     }
   }
 
@@ -187,6 +198,9 @@ public final class DuePlanner {
 
   private Outcome planAndEnqueueLocked(ServicedTable table, HoodieTableMetaClient metaClient,
                                        HoodieWriteConfig config) {
+    // Before the clean trigger and plan: a failed write holds the clean boundary back, so the plan would be empty
+    // (and then nothing would ever roll the write back), even when the trigger says no clean is due.
+    FailedWrites failed = failedWrites.run(table, metaClient, config, table.runs(ServiceType.CLEAN));
     List<PendingPlan> pending = PendingPlans.list(metaClient);
     Set<ServiceType> withPendingPlan = pending.stream().map(PendingPlan::service)
         .collect(Collectors.toCollection(() -> EnumSet.noneOf(ServiceType.class)));
@@ -253,7 +267,14 @@ public final class DuePlanner {
     }
     return new Outcome(scheduled, enqueued,
         table.runs(ServiceType.COMPACTION) && ServiceTriggers.compactionTriggerUsesTime(config),
-        earliestHeartbeatExpiry(table, metaClient, pending));
+        earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.nextHeartbeatExpiry()), failed);
+  }
+
+  private static Optional<Instant> earliest(Optional<Instant> first, Optional<Instant> second) {
+    if (first.isEmpty()) {
+      return second;
+    }
+    return second.isPresent() && second.get().isBefore(first.get()) ? second : first;
   }
 
   /** The earliest expiry among live heartbeats of inflight plans this table's runs would skip. */

@@ -106,6 +106,7 @@ public final class TablePoller {
         DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table, metaClient, config);
         state.timeTriggered = outcome.timeTriggered();
         state.recheckAt = outcome.recheckAt().orElse(null);
+        state.failedWrites = outcome.failedWrites();
         if (!outcome.scheduledInstants().isEmpty()) {
           // Our own plans changed the timeline; they are already enqueued.
           fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, metaClient.getTimelinePath().toString());
@@ -117,7 +118,8 @@ public final class TablePoller {
       }
       state.fingerprint = fingerprint;
       if (changed) {
-        state.backlog = backlogReader.read(metaClient, config.getParquetSmallFileLimit());
+        state.backlog = backlogReader.read(metaClient, config.getParquetSmallFileLimit(),
+            config.getCleanerCommitsRetained());
       }
       recordSuccess(state);
       return Result.PLANNED;
