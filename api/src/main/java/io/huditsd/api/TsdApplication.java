@@ -2,6 +2,7 @@ package io.huditsd.api;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.core.Application;
+import io.dropwizard.core.cli.CheckCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.huditsd.api.metrics.PrometheusServlet;
@@ -64,6 +65,13 @@ public class TsdApplication extends Application<TsdConfiguration> {
     bootstrap.getObjectMapper().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
     bootstrap.addCommand(new OnceCommand());
     bootstrap.addCommand(new DemoCommand());
+  }
+
+  /** Dropwizard's {@code server} and {@code check}, with the daemon's start-up checks and error output on server. */
+  @Override
+  protected void addDefaultCommands(Bootstrap<TsdConfiguration> bootstrap) {
+    bootstrap.addCommand(new TsdServerCommand(this));
+    bootstrap.addCommand(new CheckCommand<>(this));
   }
 
   @Override

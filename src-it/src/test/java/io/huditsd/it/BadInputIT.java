@@ -132,6 +132,65 @@ class BadInputIT {
             + " (did you mean hoodie.compact.inline.max.delta.commits?)");
   }
 
+  @Test
+  void serverRejectsAValueOfTheWrongTypeNamingTableKeyAndValueWithoutAStackTrace() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/server-hoodie-value");
+    Path config = writeConfig(work, "", Map.of("hoodie.compact.inline.max.delta.commits", "many"));
+
+    Tsd.Finished server = Tsd.run(work.resolve("server"), TIMEOUT, "server", config.toString());
+
+    assertFailedPromptly(server);
+    assertThat(server.stderr()).as("stderr\n%s", server.output())
+        .contains(config + " has an error:\n"
+            + "  * tables[0].hoodie: key 'hoodie.compact.inline.max.delta.commits' has value 'many', which is not a"
+            + " whole number (Hudi's default is 5)\n")
+        .doesNotContain("\tat ")
+        .doesNotContain("Exception");
+  }
+
+  @Test
+  void serverRefusesAnExplicitTableWhosePathDoesNotExist() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/server-missing");
+    TrackedTable.deleteRecursively(work.resolve("table"));
+    Path config = writeConfig(work, "", Map.of());
+
+    Tsd.Finished server = Tsd.run(work.resolve("server"), TIMEOUT, "server", config.toString());
+
+    assertFailedPromptly(server);
+    assertThat(server.stderr()).as("stderr\n%s", server.output())
+        .contains(config + " has an error:\n  * tables[0].path: file:" + work.resolve("table")
+            + ": path does not exist; tables lists existing tables only; to pick up tables created later, list a"
+            + " directory above them under discovery.roots\n")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void serverRefusesAnExplicitTableThatIsAPlainDirectory() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/server-plain-directory");
+    Files.createDirectories(work.resolve("table").resolve("2026-11-01"));
+    Path config = writeConfig(work, "", Map.of());
+
+    Tsd.Finished server = Tsd.run(work.resolve("server"), TIMEOUT, "server", config.toString());
+
+    assertFailedPromptly(server);
+    assertThat(server.stderr()).as("stderr\n%s", server.output())
+        .contains("  * tables[0].path: file:" + work.resolve("table")
+            + ": not a Hudi table (no .hoodie/hoodie.properties); tables lists existing tables only");
+  }
+
+  @Test
+  void onceNamesTheFlagOfANegativeWorkerCount() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/once-workers");
+
+    Tsd.Finished once = Tsd.run(work.resolve("once"), TIMEOUT, "once", "--table", work.toString(),
+        "--workers", "-1");
+
+    assertFailedPromptly(once);
+    assertThat(once.stderr()).as("stderr\n%s", once.output())
+        .contains("argument --workers: invalid choice: '-1' (choose from {1..256})")
+        .doesNotContain("IllegalArgumentException");
+  }
+
   private static void assertFailedPromptly(Tsd.Finished finished) {
     assertThat(finished.exitCode()).as("exit code\n%s", finished.output()).isNotZero();
     assertThat(finished.elapsed()).as("time to fail\n%s", finished.output()).isLessThan(PROMPT);
