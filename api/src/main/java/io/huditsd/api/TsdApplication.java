@@ -1,5 +1,6 @@
 package io.huditsd.api;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.cli.CheckCommand;
@@ -8,6 +9,7 @@ import io.dropwizard.core.setup.Environment;
 import io.huditsd.api.metrics.PrometheusServlet;
 import io.huditsd.api.rest.BearerTokenFilter;
 import io.huditsd.api.rest.BodySizeFilter;
+import io.huditsd.api.rest.JsonErrorHandler;
 import io.huditsd.api.rest.JsonErrorMapper;
 import io.huditsd.api.rest.OpenApiResource;
 import io.huditsd.api.rest.RunsResource;
@@ -63,6 +65,9 @@ public class TsdApplication extends Application<TsdConfiguration> {
     bootstrap.setConfigurationFactoryFactory(new CheckedConfigurationFactoryFactory());
     // ISO-8601 in JSON: operators read these times, and scripts parse them either way.
     bootstrap.getObjectMapper().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    // Dropwizard's mapper ignores unknown fields; a misspelt field in a REST body ("dryrun") would then be dropped
+    // silently, while tsd.yml rejects unknown keys. Request bodies are strict the same way (400 naming the field).
+    bootstrap.getObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     bootstrap.addCommand(new OnceCommand());
     bootstrap.addCommand(new DemoCommand());
   }
@@ -94,6 +99,7 @@ public class TsdApplication extends Application<TsdConfiguration> {
         configuration.getTableServiceManager().registerUnknownTables(), daemon.ownership()));
     environment.jersey().register(new BodySizeFilter(configuration.getAuth().maxBodyBytes()));
     environment.jersey().register(new JsonErrorMapper());
+    JsonErrorHandler.install(environment.lifecycle(), environment.getObjectMapper());
     Optional<String> token = ApiToken.read(configuration.getAuth());
     if (token.isPresent()) {
       environment.jersey().register(new BearerTokenFilter(token.get(), configuration.getAuth().protectReads()));
