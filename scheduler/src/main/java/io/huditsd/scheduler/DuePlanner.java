@@ -6,6 +6,7 @@ import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
+import io.huditsd.executors.PlanSizes;
 import io.huditsd.executors.PlanLiveness;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
@@ -111,8 +112,8 @@ public final class DuePlanner {
     metaClient.reloadActiveTimeline();
     for (PendingPlan plan : PendingPlans.list(metaClient)) {
       if (plan.instant().equals(instant.get())) {
-        LOG.info("Scheduled on request table={} service={} instant={} fileGroups={} inputBytes={}", table.id(),
-            service.configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes());
+        LOG.info("Scheduled on request table={} service={} instant={} {}", table.id(), service.configName(),
+            plan.instant(), PlanSizes.of(metaClient, plan));
         pool.submit(WorkItem.forPlan(table, plan));
       }
     }
@@ -231,8 +232,9 @@ public final class DuePlanner {
       pending = PendingPlans.list(metaClient);
       for (PendingPlan plan : pending) {
         if (scheduled.contains(plan.instant())) {
-          LOG.info("Scheduled table={} service={} instant={} fileGroups={} inputBytes={}", table.id(),
-              plan.service().configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes());
+          // Counted as the run's "Finished" line counts them (file groups written, bytes read).
+          LOG.info("Scheduled table={} service={} instant={} {}", table.id(), plan.service().configName(),
+              plan.instant(), PlanSizes.of(metaClient, plan));
         }
       }
     }
