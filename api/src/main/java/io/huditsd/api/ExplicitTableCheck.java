@@ -38,11 +38,11 @@ final class ExplicitTableCheck {
     List<TableSpec> specs = configuration.getTables();
     for (int i = 0; i < specs.size(); i++) {
       ServicedTable table = serviced.explicit(specs.get(i));
-      String where = "tables[" + i + "].path";
+      String where = "tables[" + i + "]";
       try {
         probe.requireTableLayout(table.basePath());
       } catch (TableProblem e) {
-        errors.add(where + ": " + e.getMessage() + "; " + CREATED_LATER);
+        errors.add(where + ".path: " + e.getMessage() + "; " + CREATED_LATER);
         continue;
       }
       try {
@@ -51,10 +51,9 @@ final class ExplicitTableCheck {
         // Built once here so that what Hudi itself refuses in the keys is an error at start, not at every poll.
         tables.writeConfig(table, metaClient);
       } catch (TableProblem e) {
-        errors.add(where + ": " + e.getMessage());
+        errors.add(where + ".path: " + e.getMessage());
       } catch (RuntimeException e) {
-        errors.add(where + ": " + table.basePath() + ": Hudi cannot build the write config of this table from its "
-            + "hoodie keys: " + rootMessage(e));
+        errors.add(where + ".hoodie: Hudi refuses the write config of " + table.basePath() + ": " + rootMessage(e));
       }
     }
     return errors;
