@@ -6,6 +6,7 @@ import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.ClusteringUtils;
+import org.apache.hudi.exception.HoodieLockException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,8 +52,20 @@ public final class PlanRunner implements Function<WorkItem, ActionResult> {
     }
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(item.table(), overrides(item))) {
       return action.execute(client, item.instant());
+    } catch (HoodieLockException e) {
+      // Two processes that both found the plan requested race to start it; Hudi decides under the table lock
+      // (BaseHoodieTableServiceClient.validateHeartBeat: the winner's heartbeat is alive) and the loser gets this.
+      // The plan is being executed, which is what this run was for.
+      if (item.instant().isPresent() && String.valueOf(e.getMessage()).contains(CONCURRENT_HEARTBEAT)) {
+        throw new PlanSkippedException("plan " + item.instant().get() + " is being executed by another process "
+            + "(Hudi found its heartbeat when this run started)");
+      }
+      throw e;
     }
   }
+
+  /** The message of Hudi 1.2.0's HoodieLockException when another process's heartbeat holds the instant. */
+  static final String CONCURRENT_HEARTBEAT = "due to heartbeat by concurrent writer/job";
 
   /** Keys that this item's client needs on top of the table's: for clustering, the strategy its plan names. */
   private Map<String, String> overrides(WorkItem item) {
