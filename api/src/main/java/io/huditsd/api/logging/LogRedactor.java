@@ -16,6 +16,9 @@ import static java.util.Objects.requireNonNull;
 public final class LogRedactor {
   public static final String MARKER = "[REDACTED]";
 
+  /** Not a value redacted already, whether or not its opening bracket was taken as part of a separator. */
+  private static final String NOT_REDACTED = "(?!\\[?\\QREDACTED]\\E)";
+
   /**
    * A Jetty buffer dump: {@code BufferUtil.toDetailString} ({@code ]={consumed<<<remaining>>>stale}}, each part cut
    * to a few dozen bytes shown as up to 4 characters each) and {@code RetainableByteBuffer.toString}
@@ -26,12 +29,14 @@ public final class LogRedactor {
 
   /** A header (or key) name, how it is joined to its value in text, JSON or a map, and the value. */
   private static final Pattern SECRET_HEADER = Pattern.compile(
-      "(?i)(authorization|hudi-callback-key|callback\\.http\\.api\\.key)(\"?'?\\s*[:=]\\s*\"?'?\\[?)"
-          + "([^\\r\\n\"'\\]},;)]+)");
+      "(?i)(authorization|hudi-callback-key|callback\\.http\\.api\\.key)"
+          + "(\"?'?\\s*[:=]\\s*\"?'?\\[?|\\],\\s*valueString=\\[)" // the second is HttpParser's DEBUG line
+          + NOT_REDACTED + "([^\\r\\n\"'\\]},;)]+)");
   private static final String SECRET_HEADER_REPLACEMENT = "$1$2" + Matcher.quoteReplacement(MARKER);
 
   /** A bearer credential on its own (Jetty logs header values apart from their names); prose has no 8-char word. */
-  private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer\\s+)(?=[^\\s\"',;\\]})]{8})[^\\s\"',;\\]})]+");
+  private static final Pattern BEARER = Pattern.compile(
+      "(?i)\\b(bearer\\s+)" + NOT_REDACTED + "(?=[^\\s\"',;\\]})]{8})[^\\s\"',;\\]})]+");
   private static final String BEARER_REPLACEMENT = "$1" + Matcher.quoteReplacement(MARKER);
 
   private final List<String> secrets;
@@ -50,13 +55,15 @@ public final class LogRedactor {
     if (redacted.contains("<<")) {
       redacted = BUFFER_DUMP.matcher(redacted).replaceAll(BUFFER_REPLACEMENT);
     }
+    redacted = replace(SECRET_HEADER, redacted, SECRET_HEADER_REPLACEMENT);
+    redacted = replace(BEARER, redacted, BEARER_REPLACEMENT);
+    // Last, so that the rules above see the whole header value rather than a marker inside it.
     for (String secret : secrets) {
       if (redacted.contains(secret)) {
         redacted = redacted.replace(secret, MARKER);
       }
     }
-    redacted = replace(SECRET_HEADER, redacted, SECRET_HEADER_REPLACEMENT);
-    return replace(BEARER, redacted, BEARER_REPLACEMENT);
+    return redacted;
   }
 
   private static String replace(Pattern pattern, String text, String replacement) {

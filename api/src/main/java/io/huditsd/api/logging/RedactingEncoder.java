@@ -1,5 +1,6 @@
 package io.huditsd.api.logging;
 
+import ch.qos.logback.access.common.spi.IAccessEvent;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.EncoderBase;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
@@ -11,7 +12,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Wraps an appender's encoder and redacts what it produced, whatever the layout (pattern, JSON, access log) and
- * whatever part of the line (message, exception, MDC, request headers) carried the credential.
+ * whatever part of the line (message, exception, MDC, request headers) carried the credential. Request-log events
+ * are handed to the layout with their credential headers redacted first ({@link RedactedAccessEvent}).
  */
 final class RedactingEncoder<E> extends EncoderBase<E> {
   private final Encoder<E> delegate;
@@ -44,8 +46,10 @@ final class RedactingEncoder<E> extends EncoderBase<E> {
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public byte[] encode(E event) {
-    return redact(delegate.encode(event));
+    E view = event instanceof IAccessEvent access ? (E) RedactedAccessEvent.of(access) : event;
+    return redact(delegate.encode(view));
   }
 
   @Override

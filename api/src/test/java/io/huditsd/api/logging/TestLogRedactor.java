@@ -25,7 +25,11 @@ class TestLogRedactor {
     String parsed = "parsedHeader(" + field + ") header=AUTHORIZATION, headerString=[Authorization], valueString=["
         + field.getValue() + "]";
     assertThat(withoutToken.redact(parsed)).isEqualTo("parsedHeader(Authorization: [REDACTED]) header=AUTHORIZATION, "
-        + "headerString=[Authorization], valueString=[Bearer [REDACTED]]");
+        + "headerString=[Authorization], valueString=[[REDACTED]]");
+
+    assertThat(withoutToken.redact("parsedHeader(null) header=null, headerString=[HUDI-CALLBACK-KEY], "
+        + "valueString=[k3y-v4lue]")).isEqualTo("parsedHeader(null) header=null, headerString=[HUDI-CALLBACK-KEY], "
+        + "valueString=[[REDACTED]]");
 
     String fields = HttpFields.build().add("Host", "localhost").add(field).add("HUDI-CALLBACK-KEY", "k3y-v4lue")
         .add("Proxy-Authorization", "Basic dXNlcjpwYXNz").toString();
@@ -38,6 +42,8 @@ class TestLogRedactor {
   void mapsJsonAndHoodieKeysLoseTheirValues() {
     assertThat(withoutToken.redact("{authorization=[Bearer " + TOKEN + "], accept=[*/*]}"))
         .isEqualTo("{authorization=[[REDACTED]], accept=[*/*]}");
+    assertThat(withoutToken.redact("{Authorization=[REDACTED], Accept=*/*}"))
+        .isEqualTo("{Authorization=[REDACTED], Accept=*/*}");
     assertThat(withoutToken.redact("{\"Authorization\":\"Bearer " + TOKEN + "\",\"Accept\":\"*/*\"}"))
         .isEqualTo("{\"Authorization\":\"[REDACTED]\",\"Accept\":\"*/*\"}");
     assertThat(withoutToken.redact("hoodie.write.commit.callback.http.api.key=s3cret, hoodie.table.name=t"))
@@ -66,6 +72,8 @@ class TestLogRedactor {
     assertThat(redactor.redact("token=" + TOKEN + ";")).isEqualTo("token=[REDACTED];");
     assertThat(redactor.redact("java.lang.IllegalStateException: bad header " + TOKEN))
         .isEqualTo("java.lang.IllegalStateException: bad header [REDACTED]");
+    assertThat(redactor.redact("Authorization: Bearer " + TOKEN + ")")).isEqualTo("Authorization: [REDACTED])");
+    assertThat(redactor.redact("valueString=[Bearer " + TOKEN + "]")).isEqualTo("valueString=[Bearer [REDACTED]]");
   }
 
   @Test
