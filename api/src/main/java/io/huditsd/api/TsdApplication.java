@@ -6,7 +6,10 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.cli.CheckCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.huditsd.api.logging.LogRedaction;
+import io.huditsd.api.logging.LogRedactor;
 import io.huditsd.api.metrics.PrometheusServlet;
+import io.huditsd.api.rest.BearerToken;
 import io.huditsd.api.rest.BearerTokenFilter;
 import io.huditsd.api.rest.BodySizeFilter;
 import io.huditsd.api.rest.JsonErrorHandler;
@@ -24,9 +27,11 @@ import io.huditsd.lock.LockMetrics;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.prometheus.client.hotspot.DefaultExports;
+import jakarta.servlet.DispatcherType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.EnumSet;
 import java.util.Optional;
 
 /** The daemon's entry point: {@code server CONFIG.yml}, {@code once ...} and {@code demo [DIR]}. */
@@ -101,16 +106,33 @@ public class TsdApplication extends Application<TsdConfiguration> {
     environment.jersey().register(new JsonErrorMapper());
     JsonErrorHandler.install(environment.lifecycle(), environment.getObjectMapper());
     Optional<String> token = ApiToken.read(configuration.getAuth());
-    if (token.isPresent()) {
-      environment.jersey().register(new BearerTokenFilter(token.get(), configuration.getAuth().protectReads()));
+    redactCredentialsFromLogs(environment, token);
+    Optional<BearerToken> bearer = token.map(BearerToken::new);
+    if (bearer.isPresent()) {
+      environment.jersey().register(new BearerTokenFilter(bearer.get(), configuration.getAuth().protectReads()));
     } else {
       LOG.warn("REST API is not protected: set auth.tokenFile or auth.tokenEnv to require a bearer token for "
           + "scheduling, executing, pausing and cancelling");
     }
+    if (bearer.isEmpty() && configuration.getAuth().openAdmin()) {
+      LOG.warn("auth.openAdmin: the admin port's tasks (log levels, GC) and dumps (threads, metrics) answer anyone");
+    }
+    environment.admin().addFilter("admin-access", new AdminAccessFilter(bearer, configuration.getAuth().openAdmin(),
+        environment.getObjectMapper())).addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     environment.healthChecks().register("worker-pool", new WorkerPoolHealthCheck(daemon.pool()));
     environment.healthChecks().register("tables", new TablesHealthCheck(daemon.registry(),
         configuration.getTableHealth(), daemon.ownership()::owns));
     environment.admin().addServlet("live", new ProbeServlet(daemon::isLive)).addMapping("/live");
     environment.admin().addServlet("ready", new ProbeServlet(daemon::isReady)).addMapping("/ready");
+  }
+
+  /**
+   * Jetty's DEBUG logs print request headers and raw request bytes, and a request log format may print headers: every
+   * appender gets its lines redacted, those configured now and those the server factory adds while it builds.
+   */
+  private static void redactCredentialsFromLogs(Environment environment, Optional<String> token) {
+    LogRedaction redaction = new LogRedaction(new LogRedactor(token.stream().toList()));
+    redaction.redactLoggers();
+    environment.lifecycle().addEventListener(redaction.onServerStarting());
   }
 }
