@@ -18,8 +18,8 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Runs one work item: checks that its plan is still pending and not held by a live process, then executes it with
- * a fresh write client. A clustering plan is executed with the Java strategy matching the one it names (see
+ * Runs one work item: checks that the table's instant files are readable (see {@link InstantFileCheck}) and that its
+ * plan is still pending and not held by a live process, then executes it with a fresh write client. A clustering plan is executed with the Java strategy matching the one it names (see
  * {@link ClusteringStrategyMatch}), whatever the table's {@code hoodie.clustering.execution.strategy.class} says.
  */
 public final class PlanRunner implements Function<WorkItem, ActionResult> {
@@ -47,8 +47,11 @@ public final class PlanRunner implements Function<WorkItem, ActionResult> {
     if (action == null) {
       throw new IllegalStateException("No action for service " + item.service());
     }
+    HoodieTableMetaClient metaClient = tables.metaClient(item.table().basePath());
+    // The poll that enqueued this item may predate a corrupt instant file: nothing runs over a timeline Hudi misreads.
+    tables.instantFiles().verify(metaClient);
     if (item.instant().isPresent() && item.service() != ServiceType.ARCHIVE) {
-      checkStillPending(item);
+      checkStillPending(item, metaClient);
     }
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(item.table(), overrides(item))) {
       return action.execute(client, item.instant());
@@ -83,8 +86,7 @@ public final class PlanRunner implements Function<WorkItem, ActionResult> {
         .orElse(Map.of());
   }
 
-  private void checkStillPending(WorkItem item) {
-    HoodieTableMetaClient metaClient = tables.metaClient(item.table().basePath());
+  private void checkStillPending(WorkItem item, HoodieTableMetaClient metaClient) {
     String instant = item.instant().orElseThrow();
     Optional<PendingPlan> plan = PendingPlans.list(metaClient).stream()
         .filter(pending -> pending.service() == item.service() && pending.instant().equals(instant))
