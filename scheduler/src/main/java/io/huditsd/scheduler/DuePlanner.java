@@ -3,6 +3,7 @@ package io.huditsd.scheduler;
 import io.huditsd.config.MetadataIndexKind;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.CorruptInstantException;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
@@ -69,7 +70,8 @@ public final class DuePlanner {
 
   /**
    * Schedules {@code service} now, whatever its trigger says, if Hudi finds anything to plan, and enqueues the
-   * plan. Refused while the service already has a pending plan (see the class comment).
+   * plan. Refused (IllegalStateException) while the service already has a pending plan (see the class comment) or
+   * the table has an instant file that Hudi cannot read (see {@link io.huditsd.executors.InstantFileCheck}).
    *
    * @return the new plan's instant, or empty when there was nothing to plan
    */
@@ -85,6 +87,12 @@ public final class DuePlanner {
       throw new IllegalArgumentException(service.configName() + " has no plan to schedule");
     }
     HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
+    try {
+      // Refused as the table's poll is: Hudi would plan over a timeline it misreads.
+      tables.instantFiles().verify(metaClient);
+    } catch (CorruptInstantException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
     if (PendingPlans.list(metaClient).stream().anyMatch(plan -> plan.service() == service)) {
       throw new IllegalStateException("table " + table.id() + " already has a pending " + service.configName()
           + " plan; it is executed first");

@@ -32,6 +32,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -223,6 +224,10 @@ class TestCorruptInstants {
             + " (the table is not serviced until the file is restored or the instant removed)");
     assertThat(PendingPlans.list(hudiTables.metaClient(table.basePath())))
         .extracting(PendingPlan::instant).containsExactly(compaction);
+    // Nor is a plan written on request (REST schedule) over that timeline.
+    assertThatThrownBy(() -> planner.scheduleNow(table, ServiceType.CLEAN))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith(table.basePath() + ": corrupt instant file " + uri(file));
 
     overwrite(file, original);
     ActionResult result = runner.apply(item);
@@ -351,12 +356,15 @@ class TestCorruptInstants {
     return file;
   }
 
-  /** The completed instant's file: {@code <requested>_<completed>.<action>} on version 8+, {@code <requested>.<action>} on 6. */
+  /**
+   * The completed instant's file: {@code <requested>_<completed>.<action>} on table version 8+,
+   * {@code <requested>.<action>} on 6.
+   */
   private Path completed(ServicedTable table, String instant, String action) {
     return onlyFile(table, name -> name.startsWith(instant) && name.endsWith("." + action));
   }
 
-  private Path onlyFile(ServicedTable table, java.util.function.Predicate<String> name) {
+  private Path onlyFile(ServicedTable table, Predicate<String> name) {
     try (Stream<Path> files = Files.list(timelineFolder(table))) {
       List<Path> matching = files.filter(file -> name.test(file.getFileName().toString())).toList();
       assertThat(matching).hasSize(1);

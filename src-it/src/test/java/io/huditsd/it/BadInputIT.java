@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static io.huditsd.it.support.TrackedTable.rows;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -73,6 +74,43 @@ class BadInputIT {
             + " (hudi-tsd services table versions 6, 8 and 9 and never upgrades a table)");
     assertThat(Files.readString(properties)).as("hoodie.properties after the daemon refused the table")
         .contains("hoodie.table.version=" + version);
+  }
+
+  @Test
+  void onceOnACorruptCompletedDeltaCommitNamesTheFileAndSchedulesNothing() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/corrupt-deltacommit");
+    Path basePath = work.resolve("table");
+    String updated;
+    try (TrackedTable table = TrackedTable.create(basePath, HoodieTableType.MERGE_ON_READ, 9,
+        TrackedTable.MOR_WRITER_KEYS)) {
+      table.insert(rows(0, 30, 1_000, "v1"));
+      updated = table.upsert(rows(0, 10, 2_000, "v2"));
+    }
+    Path timeline = basePath.resolve(".hoodie/timeline");
+    Path deltaCommit;
+    try (Stream<Path> files = Files.list(timeline)) {
+      deltaCommit = files.filter(file -> file.getFileName().toString().startsWith(updated + "_")
+          && file.getFileName().toString().endsWith(".deltacommit")).findFirst().orElseThrow();
+    }
+    // Truncated, as a full disk or a killed copy leaves it; Hadoop's .crc sidecar would otherwise flag it first.
+    Files.write(deltaCommit, new byte[0]);
+    Files.deleteIfExists(deltaCommit.resolveSibling("." + deltaCommit.getFileName() + ".crc"));
+
+    // A cross-process lock, named: once is a second process on the table (the writer above has closed).
+    Tsd.Finished once = Tsd.run(work.resolve("once"), TIMEOUT, "once", "--table", basePath.toString(),
+        "--hoodie-conf", "hoodie.compact.inline.max.delta.commits=1",
+        "--hoodie-conf",
+        "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider");
+
+    assertFailedPromptly(once);
+    assertThat(once.stderr()).as("stderr\n%s", once.output())
+        .contains("hudi-tsd once: file:" + basePath + ": corrupt instant file file:" + deltaCommit
+            + ": completed deltacommit is empty (0 bytes)");
+    try (Stream<Path> files = Files.list(timeline)) {
+      assertThat(files.map(file -> file.getFileName().toString()))
+          .as("no compaction was planned over the corrupt timeline")
+          .noneMatch(name -> name.contains(".compaction."));
+    }
   }
 
   @Test
