@@ -228,13 +228,18 @@ public final class InstantFileCheck {
     }
   }
 
-  /** The innermost cause's type and the first line of its message, which for Jackson quotes the bad content. */
+  /** The innermost cause's type and the first line of its message. */
   private static String rootCause(Throwable error) {
     Throwable root = error;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
     String message = root.getMessage() == null ? "" : root.getMessage().lines().findFirst().orElse("");
+    // Jackson appends where in which source; the file is named already.
+    int source = message.indexOf("[Source:");
+    if (source > 0) {
+      message = message.substring(0, source).replaceFirst("\\s*\\(?(start marker )?at\\s*$", "");
+    }
     if (message.length() > 200) {
       message = message.substring(0, 200) + "...";
     }

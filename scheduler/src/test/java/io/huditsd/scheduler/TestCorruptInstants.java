@@ -20,6 +20,8 @@ import org.apache.hudi.common.model.HoodieTableType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,41 +69,28 @@ class TestCorruptInstants {
     holdingPool.close();
   }
 
-  @Test
-  void completedDeltaCommit() throws IOException {
-    ServicedTable table = table("orders", HoodieTableType.MERGE_ON_READ, 9, Map.of());
+  @ParameterizedTest(name = "table version {0}")
+  @ValueSource(ints = {6, 8, 9})
+  void completedDeltaCommit(int version) throws IOException {
+    ServicedTable table = table("orders", HoodieTableType.MERGE_ON_READ, version, Map.of());
     String instant = localTables.upsert(table, 0, 10, 1);
 
     assertEachCorruptionFailsThePoll(table, completed(table, instant, "deltacommit"), "completed deltacommit");
   }
 
-  @Test
-  void completedDeltaCommitOfTableVersion6() throws IOException {
-    ServicedTable table = table("orders", HoodieTableType.MERGE_ON_READ, 6, Map.of());
-    String instant = localTables.upsert(table, 0, 10, 1);
-
-    assertEachCorruptionFailsThePoll(table, completed(table, instant, "deltacommit"), "completed deltacommit");
-  }
-
-  @Test
-  void completedCommit() throws IOException {
-    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, 9, Map.of());
+  @ParameterizedTest(name = "table version {0}")
+  @ValueSource(ints = {6, 8, 9})
+  void completedCommit(int version) throws IOException {
+    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, version, Map.of());
     String instant = localTables.upsert(table, 0, 10, 1);
 
     assertEachCorruptionFailsThePoll(table, completed(table, instant, "commit"), "completed commit");
   }
 
-  @Test
-  void completedCommitOfTableVersion6() throws IOException {
-    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, 6, Map.of());
-    String instant = localTables.upsert(table, 0, 10, 1);
-
-    assertEachCorruptionFailsThePoll(table, completed(table, instant, "commit"), "completed commit");
-  }
-
-  @Test
-  void compactionPlan() throws IOException {
-    ServicedTable table = table("orders", HoodieTableType.MERGE_ON_READ, 9, Map.of());
+  @ParameterizedTest(name = "table version {0}")
+  @ValueSource(ints = {6, 9})
+  void compactionPlan(int version) throws IOException {
+    ServicedTable table = table("orders", HoodieTableType.MERGE_ON_READ, version, Map.of());
     localTables.upsert(table, 0, 10, 1);
     localTables.upsert(table, 0, 5, 2);
     String instant = planner.scheduleNow(table, ServiceType.COMPACTION).orElseThrow();
@@ -124,9 +113,33 @@ class TestCorruptInstants {
     assertEachCorruptionFailsThePoll(table, completed(table, instant, "replacecommit"), "completed replacecommit");
   }
 
+  /**
+   * Table version 6 keeps a clustering plan in a {@code .replacecommit.requested} file, which Hudi also writes empty
+   * for a pending {@code insert_overwrite}: only unreadable content is corrupt there.
+   */
   @Test
-  void cleanPlanAndItsCompletedClean() throws IOException {
-    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, 9, Map.of(
+  void clusteringPlanAndItsCompletedReplaceCommitOfTableVersion6() throws IOException {
+    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, 6, Map.of());
+    localTables.upsert(table, 0, 10, 1);
+    localTables.upsert(table, 10, 10, 2);
+    String instant = planner.scheduleNow(table, ServiceType.CLUSTERING).orElseThrow();
+    Path plan = timelineFile(table, instant + ".replacecommit.requested");
+
+    assertGarbageFailsThePoll(table, plan, "replacecommit plan");
+    TableState state = new TableState(quiet(table));
+    byte[] original = Files.readAllBytes(plan);
+    overwrite(plan, new byte[0]);
+    assertThat(poller.poll(state, true)).isEqualTo(TablePoller.Result.PLANNED);
+    overwrite(plan, original);
+
+    run(table, ServiceType.CLUSTERING, instant);
+    assertEachCorruptionFailsThePoll(table, completed(table, instant, "replacecommit"), "completed replacecommit");
+  }
+
+  @ParameterizedTest(name = "table version {0}")
+  @ValueSource(ints = {6, 9})
+  void cleanPlanAndItsCompletedClean(int version) throws IOException {
+    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, version, Map.of(
         "hoodie.cleaner.commits.retained", "1"));
     for (int batch = 1; batch <= 3; batch++) {
       localTables.upsert(table, 0, 10, batch);
@@ -139,17 +152,23 @@ class TestCorruptInstants {
     assertEachCorruptionFailsThePoll(table, completed(table, instant, "clean"), "completed clean");
   }
 
-  @Test
-  void completedRollback() throws IOException {
-    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, 9, Map.of());
+  @ParameterizedTest(name = "table version {0}")
+  @ValueSource(ints = {6, 9})
+  void completedRollbackAndThePlanOfAPendingOne(int version) throws IOException {
+    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, version, Map.of());
     localTables.upsert(table, 0, 10, 1);
     String rolledBack = localTables.upsert(table, 0, 10, 2);
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = hudiTables.writeClient(table)) {
       assertThat(client.rollback(rolledBack)).isTrue();
     }
+    Path completed = onlyFile(table, name -> name.endsWith(".rollback"));
 
-    assertEachCorruptionFailsThePoll(table, onlyFile(table, name -> name.endsWith(".rollback")),
-        "completed rollback");
+    assertEachCorruptionFailsThePoll(table, completed, "completed rollback");
+
+    // A rollback whose process died before completing it: Hudi's write clients read its plan to finish it.
+    Files.delete(completed);
+    Path plan = onlyFile(table, name -> name.endsWith(".rollback.requested"));
+    assertEachCorruptionFailsThePoll(table, plan, "rollback plan");
   }
 
   @Test
@@ -285,25 +304,43 @@ class TestCorruptInstants {
     TableState state = new TableState(quiet(table));
     assertThat(poller.poll(state, true)).isEqualTo(TablePoller.Result.PLANNED);
     byte[] original = Files.readAllBytes(file);
-    String named = table.basePath() + ": corrupt instant file " + uri(file) + ": " + kind;
 
     overwrite(file, new byte[0]);
     assertThat(poller.poll(state, true)).isEqualTo(TablePoller.Result.FAILED);
-    assertThat(state.snapshot().lastError().orElseThrow()).startsWith(named + " is empty (0 bytes)");
+    assertThat(state.snapshot().lastError().orElseThrow())
+        .startsWith(named(table, file, kind) + " is empty (0 bytes)");
     assertThat(poller.poll(state, true)).isEqualTo(TablePoller.Result.FAILED);
     assertThat(state.snapshot().consecutiveFailures()).isEqualTo(2);
-
-    overwrite(file, GARBAGE);
-    assertThat(poller.poll(state, true)).isEqualTo(TablePoller.Result.FAILED);
-    assertThat(state.snapshot().lastError().orElseThrow())
-        .startsWith(named + " cannot be read as ")
-        .contains("(" + GARBAGE.length + " bytes)");
-    assertThat(state.snapshot().consecutiveFailures()).isEqualTo(3);
 
     overwrite(file, original);
     assertThat(poller.poll(state, true)).isEqualTo(TablePoller.Result.PLANNED);
     assertThat(state.snapshot().consecutiveFailures()).isZero();
     assertThat(state.snapshot().lastError()).isEmpty();
+
+    assertGarbageFailsThePoll(table, file, kind);
+  }
+
+  /** As {@link #assertEachCorruptionFailsThePoll}, for garbage only. */
+  private void assertGarbageFailsThePoll(ServicedTable table, Path file, String kind) throws IOException {
+    TableState state = new TableState(quiet(table));
+    assertThat(poller.poll(state, true)).isEqualTo(TablePoller.Result.PLANNED);
+    byte[] original = Files.readAllBytes(file);
+
+    overwrite(file, GARBAGE);
+    assertThat(poller.poll(state, true)).isEqualTo(TablePoller.Result.FAILED);
+    assertThat(state.snapshot().lastError().orElseThrow())
+        .startsWith(named(table, file, kind) + " cannot be read as ")
+        .contains("(" + GARBAGE.length + " bytes)");
+    assertThat(state.snapshot().consecutiveFailures()).isEqualTo(1);
+
+    overwrite(file, original);
+    assertThat(poller.poll(state, true)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(state.snapshot().consecutiveFailures()).isZero();
+    assertThat(state.snapshot().lastError()).isEmpty();
+  }
+
+  private static String named(ServicedTable table, Path file, String kind) {
+    return table.basePath() + ": corrupt instant file " + uri(file) + ": " + kind;
   }
 
   private ServicedTable table(String name, HoodieTableType type, int version, Map<String, String> keys)
