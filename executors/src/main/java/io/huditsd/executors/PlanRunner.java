@@ -19,8 +19,9 @@ import java.util.function.Function;
 
 /**
  * Runs one work item: checks that the table's instant files are readable (see {@link InstantFileCheck}) and that its
- * plan is still pending and not held by a live process, then executes it with a fresh write client. A clustering plan is executed with the Java strategy matching the one it names (see
- * {@link ClusteringStrategyMatch}), whatever the table's {@code hoodie.clustering.execution.strategy.class} says.
+ * plan is still pending and not held by a live process, then executes it with a fresh write client. A clustering
+ * plan is executed with the Java strategy matching the one it names (see {@link ClusteringStrategyMatch}), whatever
+ * the table's {@code hoodie.clustering.execution.strategy.class} says.
  */
 public final class PlanRunner implements Function<WorkItem, ActionResult> {
   private static final Logger LOG = LoggerFactory.getLogger(PlanRunner.class);

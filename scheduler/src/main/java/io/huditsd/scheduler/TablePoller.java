@@ -19,8 +19,8 @@ import java.util.function.Predicate;
  * on every poll for time-based compaction triggers and once the live heartbeat of a pending plan that another
  * process holds has expired). On a change the instant files that are new since are read with Hudi's own
  * deserializers ({@link io.huditsd.executors.InstantFileCheck}); one that Hudi cannot read fails the poll, naming the
- * file. A failing poll is recorded and the table is retried after a backoff that doubles per
- * failure up to {@code maxBackoff}.
+ * file. A failing poll is recorded and the table is retried after a backoff that doubles per failure up to
+ * {@code maxBackoff}.
  */
 public final class TablePoller {
   private static final Logger LOG = LoggerFactory.getLogger(TablePoller.class);
@@ -97,8 +97,6 @@ public final class TablePoller {
       TableProbe.requireSupportedVersion(metaClient);
       if (changed) {
         TableProbe.requireReadableInstants(tables.instantFiles(), metaClient);
-      }
-      if (changed) {
         state.lastChange = now;
       }
       state.metaClient = metaClient;
