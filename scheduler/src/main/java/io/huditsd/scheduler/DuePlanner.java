@@ -3,11 +3,13 @@ package io.huditsd.scheduler;
 import io.huditsd.config.MetadataIndexKind;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.CorruptInstantException;
 import io.huditsd.executors.FailedWrites;
 import io.huditsd.executors.FailedWritesRollback;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
+import io.huditsd.executors.PlanSizes;
 import io.huditsd.executors.PlanLiveness;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
@@ -72,7 +74,8 @@ public final class DuePlanner {
 
   /**
    * Schedules {@code service} now, whatever its trigger says, if Hudi finds anything to plan, and enqueues the
-   * plan. Refused while the service already has a pending plan (see the class comment).
+   * plan. Refused (IllegalStateException) while the service already has a pending plan (see the class comment) or
+   * the table has an instant file that Hudi cannot read (see {@link io.huditsd.executors.InstantFileCheck}).
    *
    * @return the new plan's instant, or empty when there was nothing to plan
    */
@@ -88,6 +91,12 @@ public final class DuePlanner {
       throw new IllegalArgumentException(service.configName() + " has no plan to schedule");
     }
     HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
+    try {
+      // Refused as the table's poll is: Hudi would plan over a timeline it misreads.
+      tables.instantFiles().verify(metaClient);
+    } catch (CorruptInstantException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
     if (service == ServiceType.CLEAN) {
       // A clean plan never reaches past a failed write; see FailedWritesRollback.
       failedWrites.run(table, metaClient, tables.writeConfig(table, metaClient), true);
@@ -119,8 +128,8 @@ public final class DuePlanner {
     metaClient.reloadActiveTimeline();
     for (PendingPlan plan : PendingPlans.list(metaClient)) {
       if (plan.instant().equals(instant.get())) {
-        LOG.info("Scheduled on request table={} service={} instant={} fileGroups={} inputBytes={}", table.id(),
-            service.configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes());
+        LOG.info("Scheduled on request table={} service={} instant={} {}", table.id(), service.configName(),
+            plan.instant(), PlanSizes.of(metaClient, plan));
         pool.submit(WorkItem.forPlan(table, plan));
       }
     }
@@ -245,8 +254,9 @@ public final class DuePlanner {
       pending = PendingPlans.list(metaClient);
       for (PendingPlan plan : pending) {
         if (scheduled.contains(plan.instant())) {
-          LOG.info("Scheduled table={} service={} instant={} fileGroups={} inputBytes={}", table.id(),
-              plan.service().configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes());
+          // Counted as the run's "Finished" line counts them (file groups written, bytes read).
+          LOG.info("Scheduled table={} service={} instant={} {}", table.id(), plan.service().configName(),
+              plan.instant(), PlanSizes.of(metaClient, plan));
         }
       }
     }
