@@ -9,9 +9,11 @@ import io.huditsd.executors.PendingPlans;
 import io.huditsd.executors.PlanLiveness;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.executors.clustering.HotFileGroups;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.util.ClusteringUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.common.model.TableServiceType;
@@ -47,6 +49,7 @@ public final class DuePlanner {
   private final Map<String, Integer> archivedAtCount = new ConcurrentHashMap<>();
   private final Map<String, Object> planningLocks = new ConcurrentHashMap<>();
   private final IndexTrigger indexTrigger;
+  private final WriterFailures writerFailures;
 
   public DuePlanner(HudiTables tables, WorkerPool pool) {
     this(tables, pool, new IndexTrigger());
@@ -57,6 +60,7 @@ public final class DuePlanner {
     this.pool = Objects.requireNonNull(pool, "pool is null");
     this.liveness = new PlanLiveness(tables.heartbeat());
     this.indexTrigger = Objects.requireNonNull(indexTrigger, "indexTrigger is null");
+    this.writerFailures = new WriterFailures(tables.heartbeat().expiryMillis());
   }
 
   /** Trigger settings that make Hudi plan whenever there is anything to plan, for on-demand scheduling. */
@@ -111,8 +115,9 @@ public final class DuePlanner {
     metaClient.reloadActiveTimeline();
     for (PendingPlan plan : PendingPlans.list(metaClient)) {
       if (plan.instant().equals(instant.get())) {
-        LOG.info("Scheduled on request table={} service={} instant={} fileGroups={} inputBytes={}", table.id(),
-            service.configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes());
+        LOG.info("Scheduled on request table={} service={} instant={} fileGroups={} inputBytes={}{}", table.id(),
+            service.configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes(),
+            skippedHot(table, metaClient, plan));
         pool.submit(WorkItem.forPlan(table, plan));
       }
     }
@@ -187,6 +192,7 @@ public final class DuePlanner {
 
   private Outcome planAndEnqueueLocked(ServicedTable table, HoodieTableMetaClient metaClient,
                                        HoodieWriteConfig config) {
+    writerFailures.observe(table.id(), metaClient);
     List<PendingPlan> pending = PendingPlans.list(metaClient);
     Set<ServiceType> withPendingPlan = pending.stream().map(PendingPlan::service)
         .collect(Collectors.toCollection(() -> EnumSet.noneOf(ServiceType.class)));
@@ -231,8 +237,9 @@ public final class DuePlanner {
       pending = PendingPlans.list(metaClient);
       for (PendingPlan plan : pending) {
         if (scheduled.contains(plan.instant())) {
-          LOG.info("Scheduled table={} service={} instant={} fileGroups={} inputBytes={}", table.id(),
-              plan.service().configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes());
+          LOG.info("Scheduled table={} service={} instant={} fileGroups={} inputBytes={}{}", table.id(),
+              plan.service().configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes(),
+              skippedHot(table, metaClient, plan));
         }
       }
     }
@@ -254,6 +261,20 @@ public final class DuePlanner {
     return new Outcome(scheduled, enqueued,
         table.runs(ServiceType.COMPACTION) && ServiceTriggers.compactionTriggerUsesTime(config),
         earliestHeartbeatExpiry(table, metaClient, pending));
+  }
+
+  /**
+   * For a clustering plan just scheduled: " skippedHot=K", the file groups its planner left out because writers
+   * wrote them recently (see HotAwareClusteringPlanStrategy), also counted in
+   * {@code tsd_clustering_file_groups_skipped_hot_total}. Empty for other plans.
+   */
+  private static String skippedHot(ServicedTable table, HoodieTableMetaClient metaClient, PendingPlan plan) {
+    if (plan.service() != ServiceType.CLUSTERING) {
+      return "";
+    }
+    int skipped = HotFileGroups.skippedIn(ClusteringUtils.getPendingClusteringPlan(metaClient, plan.instant()));
+    IngestionMetrics.SKIPPED_HOT.labels(table.id()).inc(skipped);
+    return " skippedHot=" + skipped;
   }
 
   /** The earliest expiry among live heartbeats of inflight plans this table's runs would skip. */

@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  *
  * <p>Planning reads no file: footers are read once, when the plan is executed.
  */
-public class JavaBinaryCopyClusteringPlanStrategy<T> extends JavaSizeBasedClusteringPlanStrategy<T> {
+public class JavaBinaryCopyClusteringPlanStrategy<T> extends HotAwareClusteringPlanStrategy<T> {
   public JavaBinaryCopyClusteringPlanStrategy(HoodieTable table, HoodieEngineContext engineContext,
                                               HoodieWriteConfig writeConfig) {
     super(table, engineContext, writeConfig);
