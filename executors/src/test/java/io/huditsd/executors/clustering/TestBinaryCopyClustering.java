@@ -53,7 +53,9 @@ class TestBinaryCopyClustering {
   private static final String PLAN_KEY = "hoodie.clustering.plan.strategy.class";
   private static final Map<String, String> BINARY_COPY = Map.of(
       PLAN_KEY, JavaBinaryCopyClusteringPlanStrategy.class.getName(),
-      ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, JavaBinaryCopyClusteringExecutionStrategy.class.getName());
+      ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, JavaBinaryCopyClusteringExecutionStrategy.class.getName(),
+      // The tables are clustered right after they are written: no file group is cold by the default settings.
+      HotFileGroups.COMMITS_KEY, "0", HotFileGroups.MINUTES_KEY, "0");
 
   private final CopyTables tables = new CopyTables();
 
