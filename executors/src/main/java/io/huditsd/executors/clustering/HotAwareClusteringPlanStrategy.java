@@ -30,6 +30,7 @@ import java.util.stream.Stream;
  */
 public class HotAwareClusteringPlanStrategy<T> extends JavaSizeBasedClusteringPlanStrategy<T> {
   private final HotFileGroups settings;
+  private final Instant now = Instant.now();
   private final Lazy<Set<HoodieFileGroupId>> hot;
   /** Hudi asks for the slices of several partitions in parallel (the Java engine's map runs on a thread pool). */
   private final Set<HoodieFileGroupId> skipped = ConcurrentHashMap.newKeySet();
@@ -38,7 +39,7 @@ public class HotAwareClusteringPlanStrategy<T> extends JavaSizeBasedClusteringPl
                                         HoodieWriteConfig writeConfig) {
     super(table, engineContext, writeConfig);
     this.settings = HotFileGroups.of(writeConfig);
-    this.hot = Lazy.lazily(() -> settings.find(table.getMetaClient(), Instant.now()));
+    this.hot = Lazy.lazily(() -> settings.find(table.getMetaClient(), now));
   }
 
   @Override
@@ -49,7 +50,7 @@ public class HotAwareClusteringPlanStrategy<T> extends JavaSizeBasedClusteringPl
     }
     Set<HoodieFileGroupId> hotGroups = hot.get();
     return eligible.filter(slice -> {
-      if (hotGroups.contains(slice.getFileGroupId())) {
+      if (hotGroups.contains(slice.getFileGroupId()) || settings.recentlyWritten(slice, now)) {
         skipped.add(slice.getFileGroupId());
         return false;
       }

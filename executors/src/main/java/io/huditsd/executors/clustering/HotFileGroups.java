@@ -28,7 +28,8 @@ import java.util.Set;
 /**
  * The file groups that writers wrote recently, which a clustering plan leaves out: those named in the write stats of
  * the last {@code commits} completed writer commits, of every writer commit completed within {@code window}, and of
- * every writer commit still in flight. A clustering of a file group that a writer keeps updating either fails the
+ * every writer commit still in flight; and file slices whose files were written within {@code window} (see
+ * {@link #recentlyWritten}). A clustering of a file group that a writer keeps updating either fails the
  * writer (Hudi's default conflict resolution, Spark's reject-update strategy) or is itself thrown away at commit
  * (see {@code IngestionFirstConflictResolutionStrategy}): planning around hot data avoids both.
  *
@@ -130,6 +131,27 @@ public record HotFileGroups(int commits, Duration window) {
       }
     }
     return hot;
+  }
+
+  /**
+   * Whether a file slice was written within the window, by the instant times in its file names (the base file's
+   * and, on table version 8+, each log file's). The timeline alone cannot say for commits already archived (a
+   * table that archives often keeps only minutes of commits); a base file that a compaction or clustering wrote
+   * counts as written then, which keeps a file group just serviced out of the next plan for the window too.
+   */
+  public boolean recentlyWritten(org.apache.hudi.common.model.FileSlice slice, Instant now) {
+    if (window.isZero()) {
+      return false;
+    }
+    String latest = slice.getLatestInstantTime();
+    if (latest == null) {
+      return false;
+    }
+    try {
+      return !HoodieInstantTimeGenerator.parseDateFromInstantTime(latest).toInstant().isBefore(now.minus(window));
+    } catch (ParseException | RuntimeException e) {
+      return false;
+    }
   }
 
   private static boolean isTableService(HoodieCommitMetadata metadata, boolean mergeOnRead, HoodieInstant instant) {

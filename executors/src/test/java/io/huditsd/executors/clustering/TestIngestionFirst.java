@@ -124,6 +124,21 @@ class TestIngestionFirst {
     }
   }
 
+  @Test
+  void fileGroupsWrittenWithinTheWindowAreHotWhateverTheCommitCount() throws Exception {
+    ServicedTable table = tables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
+        Map.of("hoodie.clustering.inline.max.commits", "1", HotFileGroups.COMMITS_KEY, "0",
+            HotFileGroups.MINUTES_KEY, "10"));
+    for (int commit = 0; commit < 3; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 40, 40, 1, 1);
+    }
+    HotFileGroups settings = new HotFileGroups(0, java.time.Duration.ofMinutes(10));
+    assertThat(settings.find(tables.hudiTables().metaClient(table.basePath()), java.time.Instant.now())).hasSize(6);
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.hudiTables().writeClient(table)) {
+      assertThat(client.scheduleClustering(Option.empty()).isPresent()).isFalse();
+    }
+  }
+
   private String schedule(ServicedTable table) {
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.hudiTables().writeClient(table)) {
       return client.scheduleClustering(Option.empty()).get();
