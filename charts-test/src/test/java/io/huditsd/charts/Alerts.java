@@ -10,7 +10,7 @@ import java.util.Map;
 final class Alerts {
   /** Every alert the chart defines, in the order of docs/runbook.md. */
   static final List<String> NAMES = List.of("HudiTsdBacklogHigh", "HudiTsdBacklogGrowing",
-      "HudiTsdPlanPendingTooLong", "HudiTsdRunsFailing", "HudiTsdDown");
+      "HudiTsdPlanPendingTooLong", "HudiTsdRunsFailing", "HudiTsdWriterFailures", "HudiTsdDown");
 
   private Alerts() {
   }
