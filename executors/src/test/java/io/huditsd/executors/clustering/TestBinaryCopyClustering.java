@@ -303,7 +303,8 @@ class TestBinaryCopyClustering {
     // The table's own configuration says rewrite; only the plan says binary copy.
     ServicedTable table = tables.create(directory.resolve("matched"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
         Map.of(PLAN_KEY, JavaBinaryCopyClusteringPlanStrategy.class.getName(),
-            ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, ClusteringStrategyMatch.JAVA_SORT_AND_SIZE));
+            ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, ClusteringStrategyMatch.JAVA_SORT_AND_SIZE,
+            HotFileGroups.COMMITS_KEY, "0", HotFileGroups.MINUTES_KEY, "0"));
     for (int commit = 0; commit < 4; commit++) {
       tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
     }
@@ -328,7 +329,7 @@ class TestBinaryCopyClustering {
   void theDaemonExecutesAPlanThatNamesSparksBinaryCopyWithJavaBinaryCopy() throws Exception {
     // Neither the table's configuration nor the planner are binary copy: only the plan, as a Spark planner writes it.
     ServicedTable table = tables.create(directory.resolve("sparkplan"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
-        Map.of());
+        Map.of(HotFileGroups.COMMITS_KEY, "0", HotFileGroups.MINUTES_KEY, "0"));
     for (int commit = 0; commit < 4; commit++) {
       tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
     }
