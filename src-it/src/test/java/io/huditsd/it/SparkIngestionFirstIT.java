@@ -165,10 +165,13 @@ class SparkIngestionFirstIT {
         .filter(instant -> ClusteringUtils.isCompletedClusteringInstant(instant, timeline)).count();
   }
 
+  /** The sample of {@code metric} for {@code table}; the test fails when the daemon exports none. */
   private static double sample(String metrics, String metric, String table) {
-    Matcher matcher = Pattern.compile("(?m)^" + metric + "\\{table=\"" + table + "\"} ([0-9.eE+-]+)$")
+    // The Prometheus client writes a trailing comma after the last label.
+    Matcher matcher = Pattern.compile("(?m)^" + metric + "\\{table=\"" + table + "\",?} ([0-9.eE+-]+)$")
         .matcher(metrics);
-    return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+    assertThat(matcher.find()).as("%s{table=%s} in the daemon's metrics", metric, table).isTrue();
+    return Double.parseDouble(matcher.group(1));
   }
 
   private static String configuration(int port, int adminPort, SparkTable cow, SparkTable mor,

@@ -1,5 +1,7 @@
 package io.huditsd.executors.clustering;
 
+import org.apache.hudi.avro.model.HoodieClusteringPlan;
+import org.apache.hudi.common.model.FileSlice;
 import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieFileGroupId;
 import org.apache.hudi.common.model.HoodieTableType;
@@ -23,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -63,7 +66,7 @@ public record HotFileGroups(int commits, Duration window) {
   }
 
   /** How many file groups a clustering plan's planner left out as hot; 0 for plans of other planners. */
-  public static int skippedIn(org.apache.hudi.avro.model.HoodieClusteringPlan plan) {
+  public static int skippedIn(HoodieClusteringPlan plan) {
     Map<String, String> extra = plan == null ? null : plan.getExtraMetadata();
     String skipped = extra == null ? null : extra.get(SKIPPED_METADATA_KEY);
     try {
@@ -139,7 +142,7 @@ public record HotFileGroups(int commits, Duration window) {
    * table that archives often keeps only minutes of commits); a base file that a compaction or clustering wrote
    * counts as written then, which keeps a file group just serviced out of the next plan for the window too.
    */
-  public boolean recentlyWritten(org.apache.hudi.common.model.FileSlice slice, Instant now) {
+  public boolean recentlyWritten(FileSlice slice, Instant now) {
     if (window.isZero()) {
       return false;
     }
@@ -185,12 +188,12 @@ public record HotFileGroups(int commits, Duration window) {
   }
 
   /** When the instant completed; its requested time on timelines without completion times (table version 6). */
-  private static java.util.Optional<Instant> completedAt(HoodieInstant instant) {
+  private static Optional<Instant> completedAt(HoodieInstant instant) {
     String time = instant.getCompletionTime() != null ? instant.getCompletionTime() : instant.requestedTime();
     try {
-      return java.util.Optional.of(HoodieInstantTimeGenerator.parseDateFromInstantTime(time).toInstant());
+      return Optional.of(HoodieInstantTimeGenerator.parseDateFromInstantTime(time).toInstant());
     } catch (ParseException | RuntimeException e) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 }
