@@ -61,10 +61,14 @@ final class OnceCommand extends Command {
             + "indexes to build)");
     subparser.addArgument("--hoodie-conf").dest("hoodie").action(Arguments.append())
         .metavar("KEY=VALUE").help("a hoodie.* key passed to the write config (repeatable)");
+    // Ranges are checked by the parser, so that the error names the flag rather than a configuration field.
     subparser.addArgument("--workers").dest("workers").type(Integer.class)
-        .setDefault(Runtime.getRuntime().availableProcessors()).help("worker threads (default: cores)");
-    subparser.addArgument("--timeout-minutes").dest("timeout").type(Integer.class).setDefault(120)
-        .help("give up waiting for plans after this long (default: 120)");
+        .choices(Arguments.range(1, WorkerConfig.MAX_COUNT)).metavar("N")
+        .setDefault(Math.min(Runtime.getRuntime().availableProcessors(), WorkerConfig.MAX_COUNT))
+        .help("worker threads, 1 to " + WorkerConfig.MAX_COUNT + " (default: cores)");
+    subparser.addArgument("--timeout-minutes").dest("timeout").type(Integer.class)
+        .choices(Arguments.range(1, Integer.MAX_VALUE)).metavar("MINUTES").setDefault(120)
+        .help("give up waiting for plans after this long");
   }
 
   @Override

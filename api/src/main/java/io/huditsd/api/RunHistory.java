@@ -1,5 +1,6 @@
 package io.huditsd.api;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.huditsd.api.rest.RunView;
 import io.huditsd.executors.RunListener;
@@ -38,7 +39,8 @@ public final class RunHistory implements RunListener {
   public RunHistory(int capacity, Optional<Path> file, ObjectMapper mapper) {
     this.capacity = capacity;
     this.file = file;
-    this.mapper = mapper;
+    // The history file outlives the daemon's version: a field a later version dropped must not lose the runs.
+    this.mapper = mapper.copy().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     file.ifPresent(this::load);
   }
 

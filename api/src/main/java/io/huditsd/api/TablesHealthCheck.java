@@ -13,14 +13,16 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * Unhealthy while any table has a plan pending past {@code tableHealth.stuckPlanAfter} or has failed
- * {@code tableHealth.failedPolls} polls in a row. The message names each such table and why. Only tables this replica
+ * Unhealthy while any table has a plan pending past {@code tableHealth.stuckPlanAfter}, has failed
+ * {@code tableHealth.failedPolls} polls in a row, or has had its cleaning held back by one pending instant for longer
+ * than {@code tableHealth.cleanBlockedAfter} (see {@link io.huditsd.scheduler.view.CleanBlocker}). The message names each such table and why. Only tables this replica
  * owns are judged: the others are their owners' to poll and report.
  */
 final class TablesHealthCheck extends HealthCheck {
   private final TableRegistry registry;
   private final Duration stuckAfter;
   private final int failedPolls;
+  private final Duration cleanBlockedAfter;
   private final Predicate<String> owned;
 
   TablesHealthCheck(TableRegistry registry, HealthThresholds thresholds, Predicate<String> owned) {
@@ -28,6 +30,7 @@ final class TablesHealthCheck extends HealthCheck {
     this.owned = owned;
     this.stuckAfter = Duration.ofMillis(thresholds.stuckPlanAfter().toMilliseconds());
     this.failedPolls = thresholds.failedPolls();
+    this.cleanBlockedAfter = Duration.ofMillis(thresholds.cleanBlockedAfter().toMilliseconds());
   }
 
   @Override
@@ -48,6 +51,17 @@ final class TablesHealthCheck extends HealthCheck {
         Duration age = Duration.between(oldest, now);
         if (age.compareTo(stuckAfter) > 0) {
           problems.add(id + ": a plan has been pending for " + age.toMinutes() + " minutes");
+        }
+      });
+      snapshot.backlog().flatMap(backlog -> backlog.cleanBlocker()).ifPresent(blocker -> {
+        Duration age = Duration.between(blocker.requestedAt(), now);
+        if (age.compareTo(cleanBlockedAfter) > 0) {
+          String failedWrite = snapshot.failedWrites().pending().contains(blocker.instant())
+              ? ", a failed write not rolled back" + snapshot.failedWrites().rollbackError().map(e -> " (" + e + ")")
+                  .orElse("")
+              : "";
+          problems.add(id + ": cleaning blocked for " + age.toMinutes() + " minutes by pending " + blocker.action()
+              + " " + blocker.instant() + failedWrite + "; " + blocker.commitsAfter() + " commits completed after it");
         }
       });
     }

@@ -1,12 +1,18 @@
 package io.huditsd.api;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.core.Application;
+import io.dropwizard.core.cli.CheckCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.huditsd.api.logging.LogRedaction;
+import io.huditsd.api.logging.LogRedactor;
 import io.huditsd.api.metrics.PrometheusServlet;
+import io.huditsd.api.rest.BearerToken;
 import io.huditsd.api.rest.BearerTokenFilter;
 import io.huditsd.api.rest.BodySizeFilter;
+import io.huditsd.api.rest.JsonErrorHandler;
 import io.huditsd.api.rest.JsonErrorMapper;
 import io.huditsd.api.rest.OpenApiResource;
 import io.huditsd.api.rest.RunsResource;
@@ -22,9 +28,11 @@ import io.huditsd.lock.LockMetrics;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.prometheus.client.hotspot.DefaultExports;
+import jakarta.servlet.DispatcherType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.EnumSet;
 import java.util.Optional;
 
 /** The daemon's entry point: {@code server CONFIG.yml}, {@code once ...} and {@code demo [DIR]}. */
@@ -63,8 +71,18 @@ public class TsdApplication extends Application<TsdConfiguration> {
     bootstrap.setConfigurationFactoryFactory(new CheckedConfigurationFactoryFactory());
     // ISO-8601 in JSON: operators read these times, and scripts parse them either way.
     bootstrap.getObjectMapper().disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    // Dropwizard's mapper ignores unknown fields; a misspelt field in a REST body ("dryrun") would then be dropped
+    // silently, while tsd.yml rejects unknown keys. Request bodies are strict the same way (400 naming the field).
+    bootstrap.getObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     bootstrap.addCommand(new OnceCommand());
     bootstrap.addCommand(new DemoCommand());
+  }
+
+  /** Dropwizard's {@code server} and {@code check}, with the daemon's start-up checks and error output on server. */
+  @Override
+  protected void addDefaultCommands(Bootstrap<TsdConfiguration> bootstrap) {
+    bootstrap.addCommand(new TsdServerCommand(this));
+    bootstrap.addCommand(new CheckCommand<>(this));
   }
 
   @Override
@@ -88,17 +106,35 @@ public class TsdApplication extends Application<TsdConfiguration> {
         configuration.getTableServiceManager().registerUnknownTables(), daemon.ownership()));
     environment.jersey().register(new BodySizeFilter(configuration.getAuth().maxBodyBytes()));
     environment.jersey().register(new JsonErrorMapper());
+    JsonErrorHandler.install(environment.lifecycle(), environment.getObjectMapper());
     Optional<String> token = ApiToken.read(configuration.getAuth());
-    if (token.isPresent()) {
-      environment.jersey().register(new BearerTokenFilter(token.get(), configuration.getAuth().protectReads()));
+    redactCredentialsFromLogs(environment, token);
+    Optional<BearerToken> bearer = token.map(BearerToken::new);
+    if (bearer.isPresent()) {
+      environment.jersey().register(new BearerTokenFilter(bearer.get(), configuration.getAuth().protectReads()));
     } else {
       LOG.warn("REST API is not protected: set auth.tokenFile or auth.tokenEnv to require a bearer token for "
           + "scheduling, executing, pausing and cancelling");
     }
+    if (bearer.isEmpty() && configuration.getAuth().openAdmin()) {
+      LOG.warn("auth.openAdmin: the admin port's tasks (log levels, GC) and dumps (threads, metrics) answer anyone");
+    }
+    environment.admin().addFilter("admin-access", new AdminAccessFilter(bearer, configuration.getAuth().openAdmin(),
+        environment.getObjectMapper())).addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     environment.healthChecks().register("worker-pool", new WorkerPoolHealthCheck(daemon.pool()));
     environment.healthChecks().register("tables", new TablesHealthCheck(daemon.registry(),
         configuration.getTableHealth(), daemon.ownership()::owns));
     environment.admin().addServlet("live", new ProbeServlet(daemon::isLive)).addMapping("/live");
     environment.admin().addServlet("ready", new ProbeServlet(daemon::isReady)).addMapping("/ready");
+  }
+
+  /**
+   * Jetty's DEBUG logs print request headers and raw request bytes, and a request log format may print headers: every
+   * appender gets its lines redacted, those configured now and those the server factory adds while it builds.
+   */
+  private static void redactCredentialsFromLogs(Environment environment, Optional<String> token) {
+    LogRedaction redaction = new LogRedaction(new LogRedactor(token.stream().toList()));
+    redaction.redactLoggers();
+    environment.lifecycle().addEventListener(redaction.onServerStarting());
   }
 }

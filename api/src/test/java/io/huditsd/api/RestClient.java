@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 
 /** A small HTTP client for tests against a real running daemon. */
 final class RestClient {
@@ -25,7 +29,7 @@ final class RestClient {
   }
 
   /** A status and a body, with the body parsed as JSON when it is JSON. */
-  record Reply(int status, String body) {
+  record Reply(int status, String body, String contentType) {
     JsonNode json() {
       try {
         return MAPPER.readTree(body);
@@ -53,6 +57,47 @@ final class RestClient {
     return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE(), token);
   }
 
+  /**
+   * Sends {@code method target} as written, over a plain socket: HTTP clients normalize or refuse the paths (an
+   * encoded {@code /}, {@code %00}) that Jetty rejects before the request reaches Jersey.
+   */
+  Reply raw(String method, String target, String extraHeaders) {
+    URI uri = URI.create(base);
+    try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+      socket.setSoTimeout(30_000);
+      OutputStream out = socket.getOutputStream();
+      out.write((method + " " + target + " HTTP/1.1\r\nHost: " + uri.getHost() + "\r\nConnection: close\r\n"
+          + extraHeaders + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int headersEnd = response.indexOf("\r\n\r\n");
+      String head = response.substring(0, headersEnd);
+      String body = response.substring(headersEnd + 4);
+      if (head.toLowerCase(Locale.ROOT).contains("\r\ntransfer-encoding: chunked")) {
+        body = dechunk(body);
+      }
+      String contentType = head.lines().filter(line -> line.toLowerCase(Locale.ROOT).startsWith("content-type:"))
+          .map(line -> line.substring("content-type:".length()).trim()).findFirst().orElse("");
+      return new Reply(Integer.parseInt(head.split(" ")[1]), body, contentType);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String dechunk(String chunked) {
+    StringBuilder body = new StringBuilder();
+    int at = 0;
+    while (true) {
+      int lineEnd = chunked.indexOf("\r\n", at);
+      int size = Integer.parseInt(chunked.substring(at, lineEnd).trim(), 16);
+      if (size == 0) {
+        return body.toString();
+      }
+      body.append(chunked, lineEnd + 2, lineEnd + 2 + size);
+      at = lineEnd + 2 + size + 2;
+    }
+  }
+
   private static HttpRequest.BodyPublisher body(String json) {
     return json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json);
   }
@@ -64,7 +109,8 @@ final class RestClient {
     try {
       HttpResponse<String> response = client.send(request.timeout(Duration.ofSeconds(60)).build(),
           HttpResponse.BodyHandlers.ofString());
-      return new Reply(response.statusCode(), response.body());
+      return new Reply(response.statusCode(), response.body(),
+          response.headers().firstValue("Content-Type").orElse(""));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

@@ -198,9 +198,28 @@ class TestRestApi {
         + "Hudi 1.2.0's Java engine cannot drop metadata partitions, and hudi-tsd never drops an index; drop it "
         + "with Spark SQL (DROP INDEX) after removing it from the table's indexes in tsd.yml");
     assertError(api.delete("/api/v1/runs/99999"), 404, "No queued run with id 99999");
+    assertError(api.post("/api/v1/tables/" + TABLE + "/schedule", "{\"service\":\"compaction\",\"dryrun\":true}"),
+        400, "unknown field 'dryrun'; expected dryRun, service");
+    assertError(api.delete("/api/v1/tables/" + TABLE + "/indexes/bogus"), 400,
+        "kind: 'bogus' is not a metadata index; expected one of column_stats, bloom_filters, record_index, "
+            + "partition_stats");
     Reply notFound = api.get("/api/v1/nothing-here");
     assertThat(notFound.status()).isEqualTo(404);
     assertThat(notFound.body()).doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  /** Requests Jetty rejects before Jersey sees them, sent byte for byte (HTTP clients normalize these paths). */
+  @Test
+  @Order(3)
+  void requestsJettyRejectsAnswerTheJsonErrorBodyForEveryMethod() {
+    assertJsonError(api.raw("DELETE", "/api/v1/runs/a%2Fb", ""), 400, "Ambiguous URI path separator");
+    assertJsonError(api.raw("GET", "/api/v1/tables/..%2F..%2Fetc", ""), 400, "Ambiguous URI path separator");
+    assertJsonError(api.raw("GET", "/api/v1/tables/%2e%2e/indexes", ""), 400, "Ambiguous URI path segment");
+    assertJsonError(api.raw("DELETE", "/api/v1/runs/%00", ""), 400, "Bad Request");
+    assertJsonError(api.raw("POST", "/api/v1/tables/a%5Cb/pause", ""), 400, "Suspicious Path Character");
+    assertJsonError(api.raw("GET", "/api/v1/runs/" + "a".repeat(20_000), ""), 414, "URI Too Long");
+    assertJsonError(api.raw("GET", "/api/v1/runs", "X-Filler: " + "b".repeat(20_000) + "\r\n"), 431,
+        "Request Header Fields Too Large");
   }
 
   @Test
@@ -404,6 +423,11 @@ class TestRestApi {
     try (var files = Files.list(java.nio.file.Path.of(tablePath, ".hoodie", "timeline"))) {
       return new TreeSet<>(files.map(path -> path.getFileName().toString()).toList());
     }
+  }
+
+  private static void assertJsonError(Reply reply, int status, String message) {
+    assertThat(reply.contentType()).as(reply.body()).startsWith("application/json");
+    assertError(reply, status, message);
   }
 
   private static void assertError(Reply reply, int status, String message) {

@@ -41,8 +41,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The chart against the real daemon: the tsd.yml Helm renders starts the daemon (only ports, file locations and the
  * log level are changed for the test machine), the rendered probe paths answer on the admin port, the mounted token
- * protects the API, and every metric and label that an alert or a dashboard panel queries is in the daemon's
- * /prometheus output after a compaction ran.
+ * protects the API and the admin port's dumps, and every metric and label that an alert or a dashboard panel
+ * queries is in the daemon's /prometheus output after a compaction ran.
  */
 class TestChartAgainstDaemon {
   private static final String TOKEN = "chart-token";
@@ -135,6 +135,12 @@ class TestChartAgainstDaemon {
     assertThat(post(path, null).statusCode()).isEqualTo(401);
     assertThat(post("/api/v1/tables/orders/resume", TOKEN).statusCode()).isEqualTo(200);
     assertThat(get(daemon.getLocalPort(), "/api/v1/tables", null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void theMountedTokenProtectsTheAdminPortsDumps() throws Exception {
+    assertThat(get(daemon.getAdminPort(), "/threads", null).statusCode()).isEqualTo(401);
+    assertThat(get(daemon.getAdminPort(), "/threads", TOKEN).statusCode()).isEqualTo(200);
   }
 
   @Test

@@ -273,6 +273,8 @@ class TestChartRendering {
         "max by (namespace, table) (deriv(tsd_log_file_unscheduled_bytes{" + selector + "}[4h])) * 3600 > 536870912");
     assertThat(rules.get("HudiTsdPlanPendingTooLong").path("expr").asText()).isEqualTo(
         "max by (namespace, table) (tsd_oldest_pending_plan_age_seconds{" + selector + "}) > 7200");
+    assertThat(rules.get("HudiTsdCleanBlocked").path("expr").asText()).isEqualTo(
+        "max by (namespace, table) (tsd_clean_blocked_seconds{" + selector + "}) > 14400");
     assertThat(rules.get("HudiTsdRunsFailing").path("expr").asText()).isEqualTo(
         "sum by (namespace, table, service) (increase(tsd_runs_total{" + selector + ",result=\"failed\"}[2h])) >= 5");
     assertThat(rules.get("HudiTsdDown").path("expr").asText())
@@ -287,7 +289,7 @@ class TestChartRendering {
     }
     // Every alert but the one about the daemon itself keeps the table label.
     for (String name : List.of("HudiTsdBacklogHigh", "HudiTsdBacklogGrowing", "HudiTsdPlanPendingTooLong",
-        "HudiTsdRunsFailing", "HudiTsdWriterFailures")) {
+        "HudiTsdCleanBlocked", "HudiTsdRunsFailing", "HudiTsdWriterFailures")) {
       assertThat(rules.get(name).path("expr").asText()).contains("by (namespace, table");
       assertThat(rules.get(name).path("annotations").path("summary").asText()).contains("{{ $labels.table }}");
     }
@@ -296,13 +298,14 @@ class TestChartRendering {
     assertThat(defaults.get("HudiTsdBacklogHigh").path("expr").asText()).endsWith(" > 10737418240");
     assertThat(defaults.get("HudiTsdBacklogGrowing").path("expr").asText()).endsWith("[6h])) * 3600 > 1073741824");
     assertThat(defaults.get("HudiTsdPlanPendingTooLong").path("expr").asText()).endsWith(" > 21600");
+    assertThat(defaults.get("HudiTsdCleanBlocked").path("expr").asText()).endsWith(" > 7200");
     assertThat(defaults.get("HudiTsdRunsFailing").path("expr").asText()).endsWith("[1h])) >= 3");
     assertThat(defaults.get("HudiTsdWriterFailures").path("expr").asText()).contains("[15m])) >= 1 and on");
     assertThat(defaults.get("HudiTsdBacklogHigh").path("annotations").path("runbook_url").asText())
         .isEqualTo("docs/runbook.md#huditsdbackloghigh");
     Map<String, JsonNode> someOff = Alerts.rules(render(List.of(MINIMAL), Map.of("prometheusRule.enabled", "true",
         "prometheusRule.alerts.backlogGrowing.enabled", "false", "prometheusRule.job", "tsd-sidecars")));
-    assertThat(someOff).doesNotContainKey("HudiTsdBacklogGrowing").hasSize(5);
+    assertThat(someOff).doesNotContainKey("HudiTsdBacklogGrowing").hasSize(Alerts.NAMES.size() - 1);
     assertThat(someOff.get("HudiTsdDown").path("expr").asText()).contains("job=\"tsd-sidecars\"");
   }
 

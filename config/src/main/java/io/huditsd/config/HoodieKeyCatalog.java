@@ -5,14 +5,17 @@ import org.apache.hudi.common.config.ConfigProperty;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * Every {@code hoodie.*} key that Hudi's own config classes declare, so that a misspelt key is an error at start
- * rather than a silently ignored setting.
+ * rather than a silently ignored setting, with the values each declared key takes where its declaration tells
+ * ({@link HoodieValueRule}).
  */
 public final class HoodieKeyCatalog {
   /** Hudi's config classes whose {@link ConfigProperty} constants a write config can read. */
@@ -61,9 +64,11 @@ public final class HoodieKeyCatalog {
   private static final HoodieKeyCatalog INSTANCE = load();
 
   private final Set<String> keys;
+  private final Map<String, HoodieValueRule> valueRules;
 
-  private HoodieKeyCatalog(Set<String> keys) {
+  private HoodieKeyCatalog(Set<String> keys, Map<String, HoodieValueRule> valueRules) {
     this.keys = Set.copyOf(keys);
+    this.valueRules = Map.copyOf(valueRules);
   }
 
   public static HoodieKeyCatalog instance() {
@@ -72,6 +77,11 @@ public final class HoodieKeyCatalog {
 
   public boolean isKnown(String key) {
     return keys.contains(key) || OPEN_PREFIXES.stream().anyMatch(key::startsWith);
+  }
+
+  /** The values Hudi can read for {@code key}; empty for keys whose declaration does not tell (free-form strings). */
+  public Optional<HoodieValueRule> valueRule(String key) {
+    return Optional.ofNullable(valueRules.get(key));
   }
 
   /** The declared key closest to {@code key} by edit distance, if one is close enough to be a likely typo. */
@@ -93,6 +103,7 @@ public final class HoodieKeyCatalog {
 
   private static HoodieKeyCatalog load() {
     Set<String> keys = new TreeSet<>();
+    Map<String, HoodieValueRule> valueRules = new HashMap<>();
     for (String className : CONFIG_CLASSES) {
       Class<?> type;
       try {
@@ -107,13 +118,17 @@ public final class HoodieKeyCatalog {
             ConfigProperty<?> property = (ConfigProperty<?>) field.get(null);
             keys.add(property.key());
             keys.addAll(property.getAlternatives());
+            HoodieValueRule.of(property).ifPresent(rule -> {
+              valueRules.putIfAbsent(property.key(), rule);
+              property.getAlternatives().forEach(alternative -> valueRules.putIfAbsent(alternative, rule));
+            });
           } catch (IllegalAccessException | LinkageError e) {
             // not readable: not a key a user can set through us
           }
         }
       }
     }
-    return new HoodieKeyCatalog(keys);
+    return new HoodieKeyCatalog(keys, valueRules);
   }
 
   /** Levenshtein distance, giving up early once it exceeds {@code limit}. */

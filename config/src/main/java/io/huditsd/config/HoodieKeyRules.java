@@ -58,7 +58,10 @@ public final class HoodieKeyRules {
   private HoodieKeyRules() {
   }
 
-  /** Problems with the keys of {@code hoodie}, each naming {@code where} and the key. Empty when all is well. */
+  /**
+   * Problems with the keys of {@code hoodie} and their values, each naming {@code where}, the key and the value.
+   * Empty when all is well.
+   */
   public static List<String> check(String where, Map<String, String> hoodie) {
     List<String> errors = new ArrayList<>();
     HoodieKeyCatalog catalog = HoodieKeyCatalog.instance();
@@ -73,6 +76,10 @@ public final class HoodieKeyRules {
             + catalog.closest(key).map(candidate -> " (did you mean " + candidate + "?)").orElse(""));
       } else if (entry.getValue() == null) {
         errors.add(where + ": key '" + key + "' has no value");
+      } else {
+        String value = entry.getValue();
+        catalog.valueRule(key).flatMap(rule -> rule.problem(value)).ifPresent(problem ->
+            errors.add(where + ": key '" + key + "' has value '" + value + "', which " + problem));
       }
     }
     return errors;

@@ -17,6 +17,7 @@ import io.dropwizard.util.Duration;
  */
 public record WorkerConfig(int count, int maxAttempts, Duration retryBackoff, Duration heartbeatInterval,
                            int heartbeatTolerableMisses) {
+  public static final int MAX_COUNT = 256;
   public static final int MAX_ATTEMPTS_DEFAULT = 3;
   public static final Duration RETRY_BACKOFF_DEFAULT = Duration.seconds(30);
   public static final Duration HEARTBEAT_INTERVAL_DEFAULT = Duration.seconds(60);
@@ -36,8 +37,8 @@ public record WorkerConfig(int count, int maxAttempts, Duration retryBackoff, Du
   }
 
   public WorkerConfig {
-    if (count < 1 || count > 256) {
-      throw new IllegalArgumentException("count must be between 1 and 256, got " + count);
+    if (count < 1 || count > MAX_COUNT) {
+      throw new IllegalArgumentException("count must be between 1 and " + MAX_COUNT + ", got " + count);
     }
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);

@@ -212,4 +212,56 @@ class TestConfigurationChecks {
         """)).containsExactly("tables[0].hoodie: key 'hoodie.metadata.index.column.stats.column.list' may not be "
         + "set: set it with indexes.column_stats.columns");
   }
+
+  @Test
+  void valuesHudiCannotReadAreRejectedNamingTableKeyAndValue() throws Exception {
+    assertThat(errorsOf("""
+        hoodie:
+          hoodie.clean.automatic: "yes"
+        discovery:
+          roots: [/data/lake]
+          hoodie:
+            hoodie.cleaner.policy: KEEP_EVERYTHING
+        tables:
+          - path: /data/orders
+            hoodie:
+              hoodie.compact.inline.max.delta.commits: many
+              hoodie.metadata.compact.max.delta.commits: "2.5"
+              hoodie.parquet.compression.ratio: high
+          - path: /data/customers
+            hoodie:
+              hoodie.write.executor.type: fast
+              hoodie.clustering.plan.partition.filter.mode: newest
+        """)).containsExactly(
+        "hoodie: key 'hoodie.clean.automatic' has value 'yes', which is neither true nor false"
+            + " (Hudi's default is true)",
+        "discovery.hoodie: key 'hoodie.cleaner.policy' has value 'KEEP_EVERYTHING', which is not one of"
+            + " KEEP_LATEST_FILE_VERSIONS, KEEP_LATEST_COMMITS, KEEP_LATEST_BY_HOURS",
+        "tables[0].hoodie: key 'hoodie.compact.inline.max.delta.commits' has value 'many', which is not a whole"
+            + " number (Hudi's default is 5)",
+        "tables[0].hoodie: key 'hoodie.metadata.compact.max.delta.commits' has value '2.5', which is not a whole"
+            + " number (Hudi's default is 10)",
+        "tables[0].hoodie: key 'hoodie.parquet.compression.ratio' has value 'high', which is not a number"
+            + " (Hudi's default is 0.1)",
+        "tables[1].hoodie: key 'hoodie.clustering.plan.partition.filter.mode' has value 'newest', which is not one"
+            + " of NONE, RECENT_DAYS, SELECTED_PARTITIONS, DAY_ROLLING",
+        "tables[1].hoodie: key 'hoodie.write.executor.type' has value 'fast', which is not one of DISRUPTOR,"
+            + " BOUNDED_IN_MEMORY, SIMPLE");
+  }
+
+  @Test
+  void valuesOfTheDeclaredKindAreAccepted() throws Exception {
+    assertThat(errorsOf("""
+        tables:
+          - path: /data/orders
+            hoodie:
+              hoodie.compact.inline.max.delta.commits: "12"
+              hoodie.compact.inline.trigger.strategy: num_or_time
+              hoodie.clean.automatic: "FALSE"
+              hoodie.parquet.compression.ratio: ".25"
+              hoodie.clustering.plan.strategy.max.bytes.per.group: "4294967296"
+              hoodie.write.lock.zookeeper.url: zk1
+              hoodie.clustering.plan.strategy.sort.columns: a,b
+        """)).isEmpty();
+  }
 }

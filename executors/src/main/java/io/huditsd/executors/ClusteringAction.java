@@ -1,18 +1,13 @@
 package io.huditsd.executors;
 
 import io.huditsd.config.ServiceType;
-import org.apache.hudi.avro.model.HoodieClusteringGroup;
-import org.apache.hudi.avro.model.HoodieClusteringPlan;
-import org.apache.hudi.avro.model.HoodieSliceInfo;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.ClusteringUtils;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.exception.HoodieWriteConflictException;
-import org.apache.hudi.storage.StoragePath;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -35,7 +30,8 @@ public final class ClusteringAction implements ServiceAction {
     String clusteringInstant = instant.orElseThrow(() -> new IllegalArgumentException("clustering needs an instant"));
     HoodieWriteConfig config = client.getConfig();
     HoodieTableMetaClient metaClient = ClientMetaClients.of(client);
-    long bytesIn = inputBytes(metaClient, clusteringInstant);
+    long bytesIn = PlanSizes.clusteringInputBytes(metaClient,
+        ClusteringUtils.getPendingClusteringPlan(metaClient, clusteringInstant));
     long start = System.nanoTime();
     HoodieWriteConflictException conflict;
     try (PlanHeartbeat heartbeat = PlanHeartbeat.start(metaClient.getStorage(), config, clusteringInstant)) {
@@ -68,40 +64,6 @@ public final class ClusteringAction implements ServiceAction {
   public static final class YieldedToWriterException extends PlanSkippedException {
     public YieldedToWriterException(String message) {
       super(message);
-    }
-  }
-
-  private static long inputBytes(HoodieTableMetaClient metaClient, String clusteringInstant) {
-    HoodieClusteringPlan plan = ClusteringUtils.getPendingClusteringPlan(metaClient, clusteringInstant);
-    long bytes = 0;
-    if (plan.getInputGroups() == null) {
-      return 0;
-    }
-    for (HoodieClusteringGroup group : plan.getInputGroups()) {
-      for (HoodieSliceInfo slice : group.getSlices()) {
-        if (slice.getDataFilePath() != null && !slice.getDataFilePath().isEmpty()) {
-          bytes += fileSize(metaClient, slice.getPartitionPath(), slice.getDataFilePath());
-        }
-        if (slice.getDeltaFilePaths() != null) {
-          for (String log : slice.getDeltaFilePaths()) {
-            bytes += fileSize(metaClient, slice.getPartitionPath(), log);
-          }
-        }
-      }
-    }
-    return bytes;
-  }
-
-  private static long fileSize(HoodieTableMetaClient metaClient, String partition, String file) {
-    StoragePath path = file.contains("/")
-        ? new StoragePath(file) : new StoragePath(new StoragePath(metaClient.getBasePath(), partition), file);
-    if (!path.isAbsolute()) {
-      path = new StoragePath(metaClient.getBasePath(), file);
-    }
-    try {
-      return metaClient.getStorage().getPathInfo(path).getLength();
-    } catch (IOException e) {
-      return 0;
     }
   }
 }

@@ -22,6 +22,8 @@ import java.util.Objects;
 public final class HudiTables {
   private final StorageConfiguration<Configuration> storageConfiguration;
   private final HeartbeatSettings heartbeat;
+  /** One per process, so each instant file is read once whether a poll or a plan run checks it first. */
+  private final InstantFileCheck instantFiles = new InstantFileCheck();
 
   /**
    * @param hadoopConfiguration Hadoop settings for every table; Hudi's storage built from it is made fenced (see
@@ -40,6 +42,11 @@ public final class HudiTables {
 
   public HeartbeatSettings heartbeat() {
     return heartbeat;
+  }
+
+  /** The check that the timeline's instant files can be read by Hudi, shared by polls and plan runs. */
+  public InstantFileCheck instantFiles() {
+    return instantFiles;
   }
 
   public StorageConfiguration<Configuration> storageConfiguration() {

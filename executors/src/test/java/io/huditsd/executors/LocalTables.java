@@ -82,11 +82,7 @@ public final class LocalTables {
 
   /** Upserts {@code count} rows with ids {@code firstId..}, spread over {@link #REGIONS}, in one commit. */
   public String upsert(ServicedTable table, int firstId, int count, long ts) {
-    Map<String, String> keys = new HashMap<>(table.hoodieKeys());
-    keys.putAll(WRITER_KEYS);
-    ServicedTable writer = new ServicedTable(table.id(), table.basePath(), table.services(), table.pollInterval(),
-        keys);
-    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(writer)) {
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(writer(table))) {
       String instant = client.startCommit();
       List<WriteStatus> statuses = client.upsert(records(firstId, count, ts), instant);
       if (statuses.stream().anyMatch(WriteStatus::hasErrors)) {
@@ -95,6 +91,24 @@ public final class LocalTables {
       client.commit(instant, statuses);
       return instant;
     }
+  }
+
+  /**
+   * Writes the files of an upsert and stops before committing, as a writer that died mid-commit: the instant stays
+   * inflight, and its heartbeat file stays as last written (the client is closed, so nothing renews it).
+   */
+  public String upsertWithoutCommit(ServicedTable table, int firstId, int count, long ts) {
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(writer(table))) {
+      String instant = client.startCommit();
+      client.upsert(records(firstId, count, ts), instant);
+      return instant;
+    }
+  }
+
+  private static ServicedTable writer(ServicedTable table) {
+    Map<String, String> keys = new HashMap<>(table.hoodieKeys());
+    keys.putAll(WRITER_KEYS);
+    return new ServicedTable(table.id(), table.basePath(), table.services(), table.pollInterval(), keys);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

@@ -100,6 +100,31 @@ class TestPendingPlans {
     assertThat(plans.get(0).fileGroupIds()).isEqualTo(baseFileGroups(tableDirectory)).hasSize(4);
   }
 
+  /** The "Scheduled" log line prints these sizes, the "Finished" line the run's result: one plan, same counts. */
+  @Test
+  void aClusteringPlansSizesAreWhatItsRunReports() throws IOException {
+    Path tableDirectory = directory.resolve("events");
+    ServicedTable table = localTables.create(tableDirectory, HoodieTableType.COPY_ON_WRITE, 9,
+        Map.of("hoodie.clustering.inline.max.commits", "1"));
+    localTables.upsert(table, 0, 10, 1);
+    localTables.upsert(table, 10, 10, 1);
+    long baseBytes = 0;
+    for (Path file : dataFiles(tableDirectory).filter(f -> f.getFileName().toString().endsWith(".parquet")).toList()) {
+      baseBytes += Files.size(file);
+    }
+    String instant = schedule(table, TableServiceType.CLUSTER).get();
+
+    PlanSizes sizes = PlanSizes.of(metaClient(table), PendingPlans.list(metaClient(table)).get(0));
+    ActionResult result;
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = localTables.hudiTables().writeClient(table)) {
+      result = new ClusteringAction().execute(client, java.util.Optional.of(instant));
+    }
+
+    // Four small files in two regions, rewritten into one file group per region.
+    assertThat(sizes).isEqualTo(new PlanSizes(2, baseBytes));
+    assertThat(sizes).isEqualTo(new PlanSizes(result.fileGroups(), result.bytesIn()));
+  }
+
   @Test
   void aScheduledCleanIsListedWithoutFileGroups() throws IOException {
     ServicedTable table = localTables.create(directory.resolve("events"), HoodieTableType.COPY_ON_WRITE, 9,

@@ -87,6 +87,29 @@ class TestPlanRunner {
     }
   }
 
+  /**
+   * Two processes that both found the plan still requested (overlapping {@code once} runs) both start it; Hudi lets
+   * the first one that starts its heartbeat under the table lock execute it. The other run is skipped, not failed:
+   * the plan is being executed.
+   */
+  @Test
+  void skipsARequestedPlanThatAnotherProcessStartedFirst() throws IOException {
+    ServicedTable table = tableWithScheduledCompaction();
+    PendingPlan plan = onlyPlan(table);
+    assertThat(plan.inflight()).as("the plan is still requested, so the liveness check lets it through").isFalse();
+    HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
+    try (HoodieHeartbeatClient heartbeat = new HoodieHeartbeatClient(metaClient.getStorage(),
+        table.basePath(), 60_000L, 2)) {
+      heartbeat.start(plan.instant());
+
+      assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, plan)))
+          .isInstanceOf(PlanSkippedException.class)
+          .hasMessage("plan " + plan.instant() + " is being executed by another process (Hudi found its heartbeat "
+              + "when this run started)");
+      heartbeat.stop(plan.instant());
+    }
+  }
+
   @Test
   void archiveRunsWithoutAPlan() throws IOException {
     ServicedTable table = localTables.create(directory.resolve("events"), HoodieTableType.COPY_ON_WRITE, 9, Map.of());

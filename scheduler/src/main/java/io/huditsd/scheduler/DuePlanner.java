@@ -3,9 +3,13 @@ package io.huditsd.scheduler;
 import io.huditsd.config.MetadataIndexKind;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.CorruptInstantException;
+import io.huditsd.executors.FailedWrites;
+import io.huditsd.executors.FailedWritesRollback;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
+import io.huditsd.executors.PlanSizes;
 import io.huditsd.executors.PlanLiveness;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
@@ -49,6 +53,7 @@ public final class DuePlanner {
   private final Map<String, Integer> archivedAtCount = new ConcurrentHashMap<>();
   private final Map<String, Object> planningLocks = new ConcurrentHashMap<>();
   private final IndexTrigger indexTrigger;
+  private final FailedWritesRollback failedWrites;
   private final WriterFailures writerFailures;
 
   public DuePlanner(HudiTables tables, WorkerPool pool) {
@@ -60,6 +65,7 @@ public final class DuePlanner {
     this.pool = Objects.requireNonNull(pool, "pool is null");
     this.liveness = new PlanLiveness(tables.heartbeat());
     this.indexTrigger = Objects.requireNonNull(indexTrigger, "indexTrigger is null");
+    this.failedWrites = new FailedWritesRollback(tables);
     this.writerFailures = new WriterFailures(tables.heartbeat().expiryMillis());
   }
 
@@ -72,7 +78,8 @@ public final class DuePlanner {
 
   /**
    * Schedules {@code service} now, whatever its trigger says, if Hudi finds anything to plan, and enqueues the
-   * plan. Refused while the service already has a pending plan (see the class comment).
+   * plan. Refused (IllegalStateException) while the service already has a pending plan (see the class comment) or
+   * the table has an instant file that Hudi cannot read (see {@link io.huditsd.executors.InstantFileCheck}).
    *
    * @return the new plan's instant, or empty when there was nothing to plan
    */
@@ -88,6 +95,16 @@ public final class DuePlanner {
       throw new IllegalArgumentException(service.configName() + " has no plan to schedule");
     }
     HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
+    try {
+      // Refused as the table's poll is: Hudi would plan over a timeline it misreads.
+      tables.instantFiles().verify(metaClient);
+    } catch (CorruptInstantException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    if (service == ServiceType.CLEAN) {
+      // A clean plan never reaches past a failed write; see FailedWritesRollback.
+      failedWrites.run(table, metaClient, tables.writeConfig(table, metaClient), true);
+    }
     if (PendingPlans.list(metaClient).stream().anyMatch(plan -> plan.service() == service)) {
       throw new IllegalStateException("table " + table.id() + " already has a pending " + service.configName()
           + " plan; it is executed first");
@@ -115,9 +132,8 @@ public final class DuePlanner {
     metaClient.reloadActiveTimeline();
     for (PendingPlan plan : PendingPlans.list(metaClient)) {
       if (plan.instant().equals(instant.get())) {
-        LOG.info("Scheduled on request table={} service={} instant={} fileGroups={} inputBytes={}{}", table.id(),
-            service.configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes(),
-            skippedHot(table, metaClient, plan));
+        LOG.info("Scheduled on request table={} service={} instant={} {}{}", table.id(), service.configName(),
+            plan.instant(), PlanSizes.of(metaClient, plan), skippedHot(table, metaClient, plan));
         pool.submit(WorkItem.forPlan(table, plan));
       }
     }
@@ -161,13 +177,16 @@ public final class DuePlanner {
    * @param timeTriggered whether elapsed time alone can make compaction due
    * @param recheckAt when the heartbeat of a pending plan that another process holds expires: its run is skipped
    *     while the heartbeat is alive, and if that process died nothing on the timeline changes to bring the plan
-   *     back, so the table must be planned again by then
+   *     back, so the table must be planned again by then; likewise when a live writer heartbeat expires (a
+   *     writer that died leaves its instant to be rolled back)
+   * @param failedWrites the writer commits found failed in this round and what was rolled back
    */
   public record Outcome(List<String> scheduledInstants, int enqueued, boolean timeTriggered,
-                        Optional<Instant> recheckAt) {
+                        Optional<Instant> recheckAt, FailedWrites failedWrites) {
     public Outcome {
       scheduledInstants = List.copyOf(scheduledInstants);
       Objects.requireNonNull(recheckAt, "recheckAt is null");
+      Objects.requireNonNull(failedWrites, "failedWrites is null");
     }
   }
 
@@ -192,7 +211,12 @@ public final class DuePlanner {
 
   private Outcome planAndEnqueueLocked(ServicedTable table, HoodieTableMetaClient metaClient,
                                        HoodieWriteConfig config) {
+    // Before the daemon's own rollback of failed writes below: a writer's instant pending with an expired heartbeat
+    // is counted as failed here, its rollback then as the same failure.
     writerFailures.observe(table.id(), metaClient);
+    // Before the clean trigger and plan: a failed write holds the clean boundary back, so the plan would be empty
+    // (and then nothing would ever roll the write back), even when the trigger says no clean is due.
+    FailedWrites failed = failedWrites.run(table, metaClient, config, table.runs(ServiceType.CLEAN));
     List<PendingPlan> pending = PendingPlans.list(metaClient);
     Set<ServiceType> withPendingPlan = pending.stream().map(PendingPlan::service)
         .collect(Collectors.toCollection(() -> EnumSet.noneOf(ServiceType.class)));
@@ -237,9 +261,9 @@ public final class DuePlanner {
       pending = PendingPlans.list(metaClient);
       for (PendingPlan plan : pending) {
         if (scheduled.contains(plan.instant())) {
-          LOG.info("Scheduled table={} service={} instant={} fileGroups={} inputBytes={}{}", table.id(),
-              plan.service().configName(), plan.instant(), plan.fileGroupIds().size(), plan.inputBytes(),
-              skippedHot(table, metaClient, plan));
+          // Counted as the run's "Finished" line counts them (file groups written, bytes read).
+          LOG.info("Scheduled table={} service={} instant={} {}{}", table.id(), plan.service().configName(),
+              plan.instant(), PlanSizes.of(metaClient, plan), skippedHot(table, metaClient, plan));
         }
       }
     }
@@ -260,7 +284,14 @@ public final class DuePlanner {
     }
     return new Outcome(scheduled, enqueued,
         table.runs(ServiceType.COMPACTION) && ServiceTriggers.compactionTriggerUsesTime(config),
-        earliestHeartbeatExpiry(table, metaClient, pending));
+        earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.nextHeartbeatExpiry()), failed);
+  }
+
+  private static Optional<Instant> earliest(Optional<Instant> first, Optional<Instant> second) {
+    if (first.isEmpty()) {
+      return second;
+    }
+    return second.isPresent() && second.get().isBefore(first.get()) ? second : first;
   }
 
   /**

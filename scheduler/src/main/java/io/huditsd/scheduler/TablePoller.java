@@ -17,8 +17,10 @@ import java.util.function.Predicate;
  * One poll of one table. Cheap when nothing changed: one listing of the timeline folder compared with the last
  * one; the meta client is reloaded and policies evaluated only on change (or, against the timeline already loaded,
  * on every poll for time-based compaction triggers and once the live heartbeat of a pending plan that another
- * process holds has expired). A failing poll is recorded and the table is retried after a backoff that doubles per
- * failure up to {@code maxBackoff}.
+ * process holds has expired). On a change the instant files that are new since are read with Hudi's own
+ * deserializers ({@link io.huditsd.executors.InstantFileCheck}); one that Hudi cannot read fails the poll, naming the
+ * file. A failing poll is recorded and the table is retried after a backoff that doubles per failure up to
+ * {@code maxBackoff}.
  */
 public final class TablePoller {
   private static final Logger LOG = LoggerFactory.getLogger(TablePoller.class);
@@ -94,6 +96,7 @@ public final class TablePoller {
       HoodieTableMetaClient metaClient = changed ? tables.metaClient(basePath) : known;
       TableProbe.requireSupportedVersion(metaClient);
       if (changed) {
+        TableProbe.requireReadableInstants(tables.instantFiles(), metaClient);
         state.lastChange = now;
       }
       state.metaClient = metaClient;
@@ -106,6 +109,7 @@ public final class TablePoller {
         DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table, metaClient, config);
         state.timeTriggered = outcome.timeTriggered();
         state.recheckAt = outcome.recheckAt().orElse(null);
+        state.failedWrites = outcome.failedWrites();
         if (!outcome.scheduledInstants().isEmpty()) {
           // Our own plans changed the timeline; they are already enqueued.
           fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, metaClient.getTimelinePath().toString());
@@ -117,7 +121,8 @@ public final class TablePoller {
       }
       state.fingerprint = fingerprint;
       if (changed) {
-        state.backlog = backlogReader.read(metaClient, config.getParquetSmallFileLimit());
+        state.backlog = backlogReader.read(metaClient, config.getParquetSmallFileLimit(),
+            config.getCleanerCommitsRetained());
       }
       recordSuccess(state);
       return Result.PLANNED;

@@ -1,5 +1,7 @@
 package io.huditsd.scheduler;
 
+import io.huditsd.executors.CorruptInstantException;
+import io.huditsd.executors.InstantFileCheck;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -58,6 +60,15 @@ public final class TableProbe {
     if (!expressionIndexes.isEmpty()) {
       throw new TableProblem(metaClient.getBasePath() + ": has expression indexes " + expressionIndexes
           + ", which Hudi's Java engine cannot update; hudi-tsd leaves this table to its Spark or Flink writers");
+    }
+  }
+
+  /** Refuses a table with an instant file that Hudi cannot read, naming the file (see {@link InstantFileCheck}). */
+  public static void requireReadableInstants(InstantFileCheck check, HoodieTableMetaClient metaClient) {
+    try {
+      check.verify(metaClient);
+    } catch (CorruptInstantException e) {
+      throw new TableProblem(e.getMessage(), e);
     }
   }
 }

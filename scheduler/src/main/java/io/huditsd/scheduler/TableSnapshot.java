@@ -1,6 +1,7 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.FailedWrites;
 import io.huditsd.scheduler.view.TableBacklog;
 
 import java.time.Instant;
@@ -18,8 +19,11 @@ import java.util.Optional;
  * @param lastError the last poll failure's message
  * @param paused whether scheduling and execution are paused for it
  * @param backlog backlog figures as of the last changed poll
+ * @param failedWrites failed writer commits as of the last planning round (see
+ *     {@link io.huditsd.executors.FailedWritesRollback})
  */
 public record TableSnapshot(ServicedTable table, Optional<String> tableType, Optional<Integer> tableVersion,
                             Optional<Instant> lastPoll, Optional<Instant> lastChange, int consecutiveFailures,
-                            Optional<String> lastError, boolean paused, Optional<TableBacklog> backlog) {
+                            Optional<String> lastError, boolean paused, Optional<TableBacklog> backlog,
+                            FailedWrites failedWrites) {
 }

@@ -1,6 +1,7 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.FailedWrites;
 import io.huditsd.scheduler.view.TableBacklog;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.config.HoodieWriteConfig;
@@ -31,6 +32,8 @@ public final class TableState {
   volatile TableBacklog backlog;
   /** When a poll must plan again without a change: a pending plan's heartbeat expires (null: no such plan). */
   volatile Instant recheckAt;
+  /** Failed writer commits as of the last planning round. */
+  volatile FailedWrites failedWrites = FailedWrites.NONE;
 
   public TableState(ServicedTable table) {
     this.table = table;
@@ -72,6 +75,6 @@ public final class TableState {
     return new TableSnapshot(table, Optional.ofNullable(client).map(c -> c.getTableConfig().getTableType().name()),
         Optional.ofNullable(client).map(c -> c.getTableConfig().getTableVersion().versionCode()),
         Optional.ofNullable(lastPoll), Optional.ofNullable(lastChange), consecutiveFailures,
-        Optional.ofNullable(lastError), paused, Optional.ofNullable(backlog));
+        Optional.ofNullable(lastError), paused, Optional.ofNullable(backlog), failedWrites);
   }
 }

@@ -146,7 +146,8 @@ class TestTablePoller {
     assertThat(poller.poll(corruptState, false)).isEqualTo(TablePoller.Result.FAILED);
 
     assertThat(corruptState.consecutiveFailures).isEqualTo(1);
-    assertThat(corruptState.snapshot().lastError().orElseThrow()).startsWith(corrupt.basePath() + ": ");
+    assertThat(corruptState.snapshot().lastError().orElseThrow())
+        .startsWith(corrupt.basePath() + ": corrupt instant file file:" + garbage + ": completed deltacommit");
     // The first failure waits two poll intervals.
     assertThat(corruptState.nextAttempt).isBetween(beforeFailure.plusSeconds(60), Instant.now().plusSeconds(60));
     assertThat(poller.poll(corruptState, false)).isEqualTo(TablePoller.Result.IN_BACKOFF);

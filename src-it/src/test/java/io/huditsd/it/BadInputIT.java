@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static io.huditsd.it.support.TrackedTable.rows;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,6 +77,43 @@ class BadInputIT {
   }
 
   @Test
+  void onceOnACorruptCompletedDeltaCommitNamesTheFileAndSchedulesNothing() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/corrupt-deltacommit");
+    Path basePath = work.resolve("table");
+    String updated;
+    try (TrackedTable table = TrackedTable.create(basePath, HoodieTableType.MERGE_ON_READ, 9,
+        TrackedTable.MOR_WRITER_KEYS)) {
+      table.insert(rows(0, 30, 1_000, "v1"));
+      updated = table.upsert(rows(0, 10, 2_000, "v2"));
+    }
+    Path timeline = basePath.resolve(".hoodie/timeline");
+    Path deltaCommit;
+    try (Stream<Path> files = Files.list(timeline)) {
+      deltaCommit = files.filter(file -> file.getFileName().toString().startsWith(updated + "_")
+          && file.getFileName().toString().endsWith(".deltacommit")).findFirst().orElseThrow();
+    }
+    // Truncated, as a full disk or a killed copy leaves it; Hadoop's .crc sidecar would otherwise flag it first.
+    Files.write(deltaCommit, new byte[0]);
+    Files.deleteIfExists(deltaCommit.resolveSibling("." + deltaCommit.getFileName() + ".crc"));
+
+    // A cross-process lock, named: once is a second process on the table (the writer above has closed).
+    Tsd.Finished once = Tsd.run(work.resolve("once"), TIMEOUT, "once", "--table", basePath.toString(),
+        "--hoodie-conf", "hoodie.compact.inline.max.delta.commits=1",
+        "--hoodie-conf",
+        "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider");
+
+    assertFailedPromptly(once);
+    assertThat(once.stderr()).as("stderr\n%s", once.output())
+        .contains("hudi-tsd once: file:" + basePath + ": corrupt instant file file:" + deltaCommit
+            + ": completed deltacommit is empty (0 bytes)");
+    try (Stream<Path> files = Files.list(timeline)) {
+      assertThat(files.map(file -> file.getFileName().toString()))
+          .as("no compaction was planned over the corrupt timeline")
+          .noneMatch(name -> name.contains(".compaction."));
+    }
+  }
+
+  @Test
   void onceRejectsAMisspeltHoodieKeyAndSuggestsTheRightOne() throws Exception {
     Path work = Tsd.workDirectory("BadInputIT/once-typo");
 
@@ -130,6 +168,65 @@ class BadInputIT {
         .contains(config.toString())
         .contains("tables[0].hoodie: key 'hoodie.compact.inline.max.delta.comits' is not a Hudi configuration key"
             + " (did you mean hoodie.compact.inline.max.delta.commits?)");
+  }
+
+  @Test
+  void serverRejectsAValueOfTheWrongTypeNamingTableKeyAndValueWithoutAStackTrace() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/server-hoodie-value");
+    Path config = writeConfig(work, "", Map.of("hoodie.compact.inline.max.delta.commits", "many"));
+
+    Tsd.Finished server = Tsd.run(work.resolve("server"), TIMEOUT, "server", config.toString());
+
+    assertFailedPromptly(server);
+    assertThat(server.stderr()).as("stderr\n%s", server.output())
+        .contains(config + " has an error:\n"
+            + "  * tables[0].hoodie: key 'hoodie.compact.inline.max.delta.commits' has value 'many', which is not a"
+            + " whole number (Hudi's default is 5)\n")
+        .doesNotContain("\tat ")
+        .doesNotContain("Exception");
+  }
+
+  @Test
+  void serverRefusesAnExplicitTableWhosePathDoesNotExist() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/server-missing");
+    TrackedTable.deleteRecursively(work.resolve("table"));
+    Path config = writeConfig(work, "", Map.of());
+
+    Tsd.Finished server = Tsd.run(work.resolve("server"), TIMEOUT, "server", config.toString());
+
+    assertFailedPromptly(server);
+    assertThat(server.stderr()).as("stderr\n%s", server.output())
+        .contains(config + " has an error:\n  * tables[0].path: file:" + work.resolve("table")
+            + ": path does not exist; tables lists existing tables only; to pick up tables created later, list a"
+            + " directory above them under discovery.roots\n")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void serverRefusesAnExplicitTableThatIsAPlainDirectory() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/server-plain-directory");
+    Files.createDirectories(work.resolve("table").resolve("2026-11-01"));
+    Path config = writeConfig(work, "", Map.of());
+
+    Tsd.Finished server = Tsd.run(work.resolve("server"), TIMEOUT, "server", config.toString());
+
+    assertFailedPromptly(server);
+    assertThat(server.stderr()).as("stderr\n%s", server.output())
+        .contains("  * tables[0].path: file:" + work.resolve("table")
+            + ": not a Hudi table (no .hoodie/hoodie.properties); tables lists existing tables only");
+  }
+
+  @Test
+  void onceNamesTheFlagOfANegativeWorkerCount() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/once-workers");
+
+    Tsd.Finished once = Tsd.run(work.resolve("once"), TIMEOUT, "once", "--table", work.toString(),
+        "--workers", "-1");
+
+    assertFailedPromptly(once);
+    assertThat(once.stderr()).as("stderr\n%s", once.output())
+        .contains("argument --workers: invalid choice: '-1' (choose from {1..256})")
+        .doesNotContain("IllegalArgumentException");
   }
 
   private static void assertFailedPromptly(Tsd.Finished finished) {

@@ -129,6 +129,16 @@ public final class SampleTable implements AutoCloseable {
     return instant;
   }
 
+  /**
+   * Writes the files of an upsert of {@code rows} and returns its instant without committing: the instant stays
+   * inflight with a live heartbeat, as a writer that dies mid-commit leaves it (tests kill the process next).
+   */
+  public String upsertWithoutCommit(List<SampleRow> rows) {
+    String instant = client.startCommit();
+    client.upsert(records(rows), instant);
+    return instant;
+  }
+
   /** Inserts {@code rows} in one commit (new keys only; no index lookup). */
   public String insert(List<SampleRow> rows) {
     String instant = client.startCommit();

@@ -60,6 +60,13 @@ public final class TableMetricsCollector extends Collector {
     GaugeMetricFamily paused = new GaugeMetricFamily("tsd_table_paused", "1 when the table is paused", table);
     GaugeMetricFamily missingIndexes = new GaugeMetricFamily("tsd_missing_indexes", "Wanted metadata indexes the "
         + "table neither has nor is building or planning, as of the last changed poll", table);
+    GaugeMetricFamily failedWrites = new GaugeMetricFamily("tsd_failed_writes_pending", "Writer commits whose "
+        + "heartbeat expired and that are not rolled back yet, as of the last planning round", table);
+    GaugeMetricFamily failedWriteAge = new GaugeMetricFamily("tsd_failed_write_oldest_age_seconds",
+        "Age of the oldest failed writer commit not rolled back yet; 0 when none", table);
+    GaugeMetricFamily cleanBlocked = new GaugeMetricFamily("tsd_clean_blocked_seconds", "Age of the earliest pending "
+        + "instant when it holds the clean boundary back (more than hoodie.clean.commits.retained commits completed "
+        + "after it); 0 when cleaning is not held back", table);
     GaugeMetricFamily owned = new GaugeMetricFamily("tsd_table_owned",
         "1 when this replica owns the table (polls, schedules and executes it)", table);
 
@@ -84,6 +91,9 @@ public final class TableMetricsCollector extends Collector {
             MetadataIndexState.read(metaClient).missing(snapshot.table().indexes()).size()));
       }
       paused.addMetric(labels, snapshot.paused() ? 1 : 0);
+      failedWrites.addMetric(labels, snapshot.failedWrites().pending().size());
+      failedWriteAge.addMetric(labels, snapshot.failedWrites().oldestPending()
+          .map(oldest -> Math.max(0, now.getEpochSecond() - oldest.getEpochSecond())).orElse(0L));
       if (snapshot.backlog().isPresent()) {
         TableBacklog backlog = snapshot.backlog().get();
         unscheduled.addMetric(labels, backlog.logFileUnscheduledBytes());
@@ -98,6 +108,8 @@ public final class TableMetricsCollector extends Collector {
         oldestAge.addMetric(labels, backlog.oldestPendingPlan()
             .map(oldest -> Math.max(0, now.getEpochSecond() - oldest.getEpochSecond())).orElse(0L));
         deltaCommits.addMetric(labels, backlog.deltaCommitsSinceCompaction());
+        cleanBlocked.addMetric(labels, backlog.cleanBlocker()
+            .map(blocker -> Math.max(0, now.getEpochSecond() - blocker.requestedAt().getEpochSecond())).orElse(0L));
       }
       for (Map.Entry<ServiceType, ServiceOutcomes.Outcome> entry : outcomes.of(id).entrySet()) {
         entry.getValue().lastSuccess().ifPresent(at ->
@@ -105,7 +117,8 @@ public final class TableMetricsCollector extends Collector {
       }
     }
     List<MetricFamilySamples> families = new ArrayList<>(List.of(unscheduled, scheduled, logFiles, fileGroups,
-        smallFiles, pending, oldestAge, deltaCommits, lastSuccess, failures, paused, owned, missingIndexes));
+        smallFiles, pending, oldestAge, deltaCommits, lastSuccess, failures, paused, owned, missingIndexes,
+        failedWrites, failedWriteAge, cleanBlocked));
     families.add(new io.prometheus.client.CounterMetricFamily("tsd_ownership_changes_total",
         "Tables this replica gained or lost since it started", ownership.changes()));
     families.add(new GaugeMetricFamily("tsd_tables", "Tables being serviced", tables));

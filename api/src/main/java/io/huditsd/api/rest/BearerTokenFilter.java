@@ -9,28 +9,24 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
 
 /**
  * Requires {@code Authorization: Bearer <token>} on mutating requests, and on reads when so configured: 401 without
- * a token, 403 with a wrong one. Tokens are compared in constant time. The table service manager endpoints are
+ * a token, 403 with a wrong one ({@link BearerToken} compares them). The table service manager endpoints are
  * exempt: Hudi writers call them without credentials, and they only queue plans already on the timeline.
  */
 @Priority(Priorities.AUTHENTICATION)
 public final class BearerTokenFilter implements ContainerRequestFilter {
   private static final Set<String> READ_METHODS = Set.of("GET", "HEAD", "OPTIONS");
-  private static final String PREFIX = "Bearer ";
 
-  private final byte[] token;
+  private final BearerToken token;
   private final boolean protectReads;
 
-  public BearerTokenFilter(String token, boolean protectReads) {
-    if (token == null || token.isEmpty()) {
-      throw new IllegalArgumentException("token must not be empty");
-    }
-    this.token = token.getBytes(StandardCharsets.UTF_8);
+  public BearerTokenFilter(BearerToken token, boolean protectReads) {
+    this.token = requireNonNull(token, "token is null");
     this.protectReads = protectReads;
   }
 
@@ -43,19 +39,16 @@ public final class BearerTokenFilter implements ContainerRequestFilter {
     if (READ_METHODS.contains(request.getMethod()) && !protectReads) {
       return;
     }
-    String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
-    if (header == null || !header.startsWith(PREFIX)) {
-      request.abortWith(error(401, "A bearer token is required (Authorization: Bearer <token>)")
-          .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"hudi-tsd\"").build());
-      return;
-    }
-    byte[] presented = header.substring(PREFIX.length()).trim().getBytes(StandardCharsets.UTF_8);
-    if (!MessageDigest.isEqual(presented, token)) {
-      request.abortWith(error(403, "The bearer token is not valid").build());
+    BearerToken.Verdict verdict = token.check(request.getHeaderString(HttpHeaders.AUTHORIZATION));
+    if (verdict == BearerToken.Verdict.MISSING) {
+      request.abortWith(error(verdict).header(HttpHeaders.WWW_AUTHENTICATE, BearerToken.CHALLENGE).build());
+    } else if (verdict != BearerToken.Verdict.VALID) {
+      request.abortWith(error(verdict).build());
     }
   }
 
-  private static Response.ResponseBuilder error(int status, String message) {
-    return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(new ErrorMessage(status, message));
+  private static Response.ResponseBuilder error(BearerToken.Verdict verdict) {
+    return Response.status(verdict.status()).type(MediaType.APPLICATION_JSON_TYPE)
+        .entity(new ErrorMessage(verdict.status(), verdict.message()));
   }
 }

@@ -68,6 +68,10 @@ public final class IndexesResource {
   @Path("/{kind}")
   public void drop(@PathParam("id") String id, @PathParam("kind") String kind) {
     table(id);
+    if (MetadataIndexKind.fromConfigName(kind).isEmpty() && !MetadataIndexKind.UNSUPPORTED.containsKey(kind)) {
+      throw ApiException.badRequest("kind: '" + kind + "' is not a metadata index; expected one of "
+          + MetadataIndexKind.allNames());
+    }
     throw ApiException.methodNotAllowed("Dropping the metadata index '" + kind + "' of table '" + id + "' is not "
         + "supported: Hudi 1.2.0's Java engine cannot drop metadata partitions, and hudi-tsd never drops an index; "
         + "drop it with Spark SQL (DROP INDEX) after removing it from the table's indexes in tsd.yml", "GET");

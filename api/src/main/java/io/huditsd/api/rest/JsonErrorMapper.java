@@ -16,7 +16,7 @@ public final class JsonErrorMapper implements ExceptionMapper<JsonProcessingExce
   public Response toResponse(JsonProcessingException exception) {
     String message;
     if (exception instanceof UnrecognizedPropertyException unknown) {
-      message = "unknown field '" + unknown.getPropertyName() + "'";
+      message = "unknown field '" + unknown.getPropertyName() + "'" + knownFields(unknown);
     } else if (exception instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
       String field = mapping.getPath().stream()
           .map(reference -> reference.getFieldName() != null ? reference.getFieldName()
@@ -27,5 +27,13 @@ public final class JsonErrorMapper implements ExceptionMapper<JsonProcessingExce
       message = "body is not valid JSON: " + exception.getOriginalMessage().split("\n")[0];
     }
     return Response.status(400).type(MediaType.APPLICATION_JSON_TYPE).entity(new ErrorMessage(400, message)).build();
+  }
+
+  private static String knownFields(UnrecognizedPropertyException unknown) {
+    if (unknown.getKnownPropertyIds() == null || unknown.getKnownPropertyIds().isEmpty()) {
+      return "";
+    }
+    return "; expected " + unknown.getKnownPropertyIds().stream().map(Object::toString).sorted()
+        .collect(Collectors.joining(", "));
   }
 }

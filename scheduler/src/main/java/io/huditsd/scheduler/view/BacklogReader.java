@@ -29,7 +29,11 @@ public final class BacklogReader {
     this.context = context;
   }
 
-  public TableBacklog read(HoodieTableMetaClient metaClient, long smallFileLimitBytes) {
+  /**
+   * @param smallFileLimitBytes {@code hoodie.parquet.small.file.limit}
+   * @param commitsRetained {@code hoodie.clean.commits.retained}
+   */
+  public TableBacklog read(HoodieTableMetaClient metaClient, long smallFileLimitBytes, int commitsRetained) {
     List<FileSliceRow> rows = FileSliceRows.read(context, metaClient, Optional.empty(), false);
     Map<String, FileSliceRow> latestByGroup = new java.util.HashMap<>();
     for (FileSliceRow row : rows) {
@@ -61,7 +65,25 @@ public final class BacklogReader {
         CompactionUtils.getCompletedDeltaCommitsSinceLatestCompaction(metaClient.getActiveTimeline());
     int deltaCommits = sinceCompaction.isPresent() ? sinceCompaction.get().getLeft().countInstants() : 0;
     return new TableBacklog(Instant.now(), groups.size(), logFiles, scheduled, unscheduled, smallBaseFiles, pending,
-        oldest, deltaCommits, rows);
+        oldest, deltaCommits, rows, cleanBlocker(metaClient.getActiveTimeline(), commitsRetained));
+  }
+
+  /** The earliest pending instant, if it holds Hudi's clean boundary back (see {@link CleanBlocker}). */
+  static Optional<CleanBlocker> cleanBlocker(HoodieTimeline timeline, int commitsRetained) {
+    // The timeline Hudi's clean planner bounds the commits to retain with (CleanPlanner.getEarliestCommitToRetain).
+    HoodieTimeline commits = timeline.getCommitsAndCompactionTimeline();
+    Option<HoodieInstant> earliestPending = commits.filter(instant -> !instant.isCompleted()).firstInstant();
+    if (!earliestPending.isPresent()) {
+      return Optional.empty();
+    }
+    HoodieInstant pending = earliestPending.get();
+    int after = commits.filterCompletedInstants().findInstantsAfter(pending.requestedTime(), Integer.MAX_VALUE)
+        .countInstants();
+    if (after <= commitsRetained) {
+      return Optional.empty();
+    }
+    return instantOf(pending.requestedTime())
+        .map(at -> new CleanBlocker(pending.requestedTime(), pending.getAction(), at, after));
   }
 
   static Optional<Instant> instantOf(String instantTime) {

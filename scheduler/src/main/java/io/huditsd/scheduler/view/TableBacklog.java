@@ -21,12 +21,14 @@ import java.util.Optional;
  * @param deltaCommitsSinceCompaction completed delta commits since the last completed compaction (MOR)
  * @param liveSlices the live file slices the figures were summed from, so the file-groups endpoint serves exactly
  *     what the gauges count without listing storage per request
+ * @param cleanBlocker the pending instant holding Hudi's clean boundary back, if one does
  */
 public record TableBacklog(Instant computedAt, long fileGroups, long logFiles, long logFileScheduledBytes,
                            long logFileUnscheduledBytes, long smallBaseFiles, Map<ServiceType, Integer> pendingPlans,
                            Optional<Instant> oldestPendingPlan, int deltaCommitsSinceCompaction,
-                           List<FileSliceRow> liveSlices) {
+                           List<FileSliceRow> liveSlices, Optional<CleanBlocker> cleanBlocker) {
   public TableBacklog {
+    java.util.Objects.requireNonNull(cleanBlocker, "cleanBlocker is null");
     pendingPlans = Map.copyOf(pendingPlans);
     liveSlices = List.copyOf(liveSlices);
   }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,6 +60,20 @@ public final class Tsd {
 
     public String stdout() {
       return read(logs.resolveSibling(logs.getFileName() + ".out"));
+    }
+
+    /** Waits for the process to end by itself; its exit code, or empty if it still runs after {@code timeout}. */
+    public OptionalInt waitFor(Duration timeout) throws InterruptedException {
+      return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+          ? OptionalInt.of(process.exitValue()) : OptionalInt.empty();
+    }
+
+    /** SIGTERM: the daemon's shutdown hooks run (Dropwizard stops its managed objects). */
+    public void stop() throws InterruptedException {
+      process.destroy();
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        kill();
+      }
     }
 
     /** SIGKILL on Linux: no shutdown hook, no finally block runs in the child. */

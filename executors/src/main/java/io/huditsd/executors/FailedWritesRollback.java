@@ -1,0 +1,122 @@
+package io.huditsd.executors;
+
+import io.huditsd.config.ServicedTable;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.common.heartbeat.HoodieHeartbeatUtils;
+import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.apache.hudi.common.util.ClusteringUtils;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Rolls back writer commits that failed, as Hudi's clean would, but without waiting for a clean to run.
+ *
+ * <p>With {@code hoodie.cleaner.policy.failed.writes=LAZY} (what multi-writer setups use) only a clean rolls back
+ * failed writes, and Hudi's clean planner never retains past the earliest pending instant: once a writer commit
+ * failed, every clean plan comes back empty, no clean runs, the failed instant is never rolled back, and cleaning
+ * and archival stop for good. A poll therefore calls this before it plans a clean.
+ *
+ * <p>The rule is Hudi's own ({@code BaseHoodieTableServiceClient.getInstantsToRollback} for LAZY): a pending
+ * instant on the commits timeline, compactions and clustering excluded, whose heartbeat file was last touched more
+ * than {@code hoodie.client.heartbeat.interval_in_ms * hoodie.client.heartbeat.tolerable.misses} ago. A write
+ * whose heartbeat is alive is never touched. An instant with no heartbeat file at all counts as expired, as Hudi
+ * counts it (its last heartbeat reads as 0): a LAZY writer starts its heartbeat under the table lock before it
+ * creates the requested instant, so only a writer on the EAGER policy (which Hudi's multi-writer mode does not
+ * support) or one whose heartbeat file was deleted leaves none. The rollback itself is Hudi's
+ * ({@code rollbackFailedWrites}), which takes the table lock to schedule each rollback, to claim it with a rollback
+ * heartbeat and to commit it.
+ */
+public final class FailedWritesRollback {
+  private static final Logger LOG = LoggerFactory.getLogger(FailedWritesRollback.class);
+
+  private final HudiTables tables;
+
+  public FailedWritesRollback(HudiTables tables) {
+    this.tables = Objects.requireNonNull(tables, "tables is null");
+  }
+
+  /**
+   * Finds the table's failed writes and, if {@code rollBack}, rolls them back. Never throws for a failed rollback:
+   * it is logged and reported in the result, so the table's other services are still planned.
+   *
+   * @param metaClient the table's meta client; its timeline is reloaded when anything was rolled back
+   * @param config the table's write config (its failed-writes policy and heartbeat settings apply)
+   * @param rollBack whether to roll back (the daemon cleans this table); otherwise failed writes are only found
+   */
+  public FailedWrites run(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
+                          boolean rollBack) {
+    Scan before = scan(metaClient, config);
+    if (before.expired().isEmpty() || !rollBack || !config.getFailedWritesCleanPolicy().isLazy()) {
+      // EAGER: writers roll back their own failures when they start a commit; NEVER: nobody does.
+      return new FailedWrites(List.of(), before.expired(), before.nextExpiry(), Optional.empty());
+    }
+    LOG.info("Rolling back failed writes table={} instants={} (heartbeats expired)", table.id(), before.expired());
+    Optional<String> error = Optional.empty();
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
+      client.rollbackFailedWrites(HoodieTableMetaClient.reload(metaClient));
+    } catch (RuntimeException e) {
+      error = Optional.of(e.getClass().getSimpleName() + ": " + e.getMessage());
+      LOG.warn("Rolling back failed writes failed table={} instants={}", table.id(), before.expired(), e);
+    }
+    metaClient.reloadActiveTimeline();
+    Scan after = scan(metaClient, config);
+    Set<String> stillPending = Set.copyOf(metaClient.getActiveTimeline().filterInflightsAndRequested()
+        .getInstantsAsStream().map(HoodieInstant::requestedTime).toList());
+    List<String> rolledBack = before.expired().stream().filter(instant -> !stillPending.contains(instant)).toList();
+    if (!rolledBack.isEmpty()) {
+      LOG.info("Rolled back failed writes table={} instants={}", table.id(), rolledBack);
+    }
+    return new FailedWrites(rolledBack, after.expired(), after.nextExpiry(), error);
+  }
+
+  /** Pending writer instants by heartbeat: expired ones (oldest first), and when the first live one expires. */
+  private record Scan(List<String> expired, Optional<Instant> nextExpiry) {
+  }
+
+  private static Scan scan(HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
+    // Hudi's window (HoodieHeartbeatClient): expired when now - last heartbeat > interval * tolerable misses.
+    long window = config.getHoodieClientHeartbeatIntervalInMs() * config.getHoodieClientHeartbeatTolerableMisses();
+    HoodieTimeline pending = metaClient.getCommitsTimeline().filterPendingExcludingCompaction();
+    List<String> expired = new ArrayList<>();
+    Optional<Instant> nextExpiry = Optional.empty();
+    long now = System.currentTimeMillis();
+    for (HoodieInstant instant : pending.getInstants()) {
+      if (ClusteringUtils.isClusteringInstant(pending, instant, metaClient.getInstantGenerator())) {
+        continue;
+      }
+      long last = lastHeartbeat(metaClient, instant.requestedTime());
+      if (now - last > window) {
+        expired.add(instant.requestedTime());
+      } else {
+        Instant expiry = Instant.ofEpochMilli(last + window + 1);
+        if (nextExpiry.isEmpty() || expiry.isBefore(nextExpiry.get())) {
+          nextExpiry = Optional.of(expiry);
+        }
+      }
+    }
+    return new Scan(List.copyOf(expired), nextExpiry);
+  }
+
+  private static long lastHeartbeat(HoodieTableMetaClient metaClient, String instant) {
+    try {
+      return HoodieHeartbeatUtils.getLastHeartbeatTime(metaClient.getStorage(), metaClient.getBasePath().toString(),
+          instant);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the heartbeat of instant " + instant + " of "
+          + metaClient.getBasePath(), e);
+    }
+  }
+}

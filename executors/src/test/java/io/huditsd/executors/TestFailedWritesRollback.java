@@ -1,0 +1,150 @@
+package io.huditsd.executors;
+
+import io.huditsd.config.ServicedTable;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.util.Option;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Failed writer commits on real tables, left by Hudi's Java writer stopping before its commit. The daemon's heartbeat
+ * window in these tests is 180 s (60 s interval, two misses tolerated); a heartbeat is made old by setting its
+ * file's modification time, as a writer that died long ago leaves it.
+ */
+class TestFailedWritesRollback {
+  private final LocalTables localTables = new LocalTables();
+  private final HudiTables hudiTables = localTables.hudiTables();
+  private final FailedWritesRollback rollback = new FailedWritesRollback(hudiTables);
+
+  @TempDir
+  Path directory;
+
+  private FailedWrites run(ServicedTable table, boolean rollBack) {
+    HoodieTableMetaClient metaClient = hudiTables.metaClient(table.basePath());
+    return rollback.run(table, metaClient, hudiTables.writeConfig(table, metaClient), rollBack);
+  }
+
+  private List<String> pendingInstants(ServicedTable table) {
+    return hudiTables.metaClient(table.basePath()).getActiveTimeline().filterInflightsAndRequested()
+        .getInstantsAsStream().map(HoodieInstant::requestedTime).toList();
+  }
+
+  private static Path heartbeat(ServicedTable table, String instant) {
+    return Path.of(table.basePath().replaceFirst("^file:", "")).resolve(".hoodie/.heartbeat").resolve(instant);
+  }
+
+  private static void expire(ServicedTable table, String instant) throws IOException {
+    Files.setLastModifiedTime(heartbeat(table, instant), FileTime.from(Instant.now().minus(Duration.ofHours(1))));
+  }
+
+  /** Data files (base and log) on storage written by {@code instant}. */
+  private static List<Path> filesOf(ServicedTable table, String instant) throws IOException {
+    Path base = Path.of(table.basePath().replaceFirst("^file:", ""));
+    try (Stream<Path> files = Files.walk(base)) {
+      return files.filter(Files::isRegularFile)
+          .filter(file -> !base.relativize(file).startsWith(".hoodie"))
+          .filter(file -> file.getFileName().toString().contains(instant))
+          .toList();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(HoodieTableType.class)
+  void aWriteWhoseHeartbeatExpiredIsRolledBackAndItsFilesDeleted(HoodieTableType type) throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("orders"), type, 9, Map.of());
+    localTables.upsert(table, 0, 20, 1);
+    String failed = localTables.upsertWithoutCommit(table, 0, 20, 2);
+    assertThat(filesOf(table, failed)).as("files of the failed write").isNotEmpty();
+    expire(table, failed);
+
+    FailedWrites result = run(table, true);
+
+    assertThat(result.rolledBack()).containsExactly(failed);
+    assertThat(result.pending()).isEmpty();
+    assertThat(result.rollbackError()).isEmpty();
+    assertThat(pendingInstants(table)).as("pending instants").isEmpty();
+    assertThat(filesOf(table, failed)).as("files of the failed write").isEmpty();
+    assertThat(Files.exists(heartbeat(table, failed))).as("heartbeat of the failed write").isFalse();
+    assertThat(hudiTables.metaClient(table.basePath()).getActiveTimeline().getRollbackTimeline()
+        .filterCompletedInstants().countInstants()).as("completed rollbacks").isEqualTo(1);
+  }
+
+  @Test
+  void aWriteWhoseHeartbeatIsAliveIsLeftAlone() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9, Map.of());
+    localTables.upsert(table, 0, 20, 1);
+    String live = localTables.upsertWithoutCommit(table, 0, 20, 2);
+    Instant lastHeartbeat = Files.getLastModifiedTime(heartbeat(table, live)).toInstant();
+
+    FailedWrites result = run(table, true);
+
+    assertThat(result.rolledBack()).isEmpty();
+    assertThat(result.pending()).isEmpty();
+    assertThat(pendingInstants(table)).containsExactly(live);
+    assertThat(filesOf(table, live)).isNotEmpty();
+    // The poll must look again once that heartbeat could have expired: Hudi's window is 60 s * 3 misses.
+    assertThat(result.nextHeartbeatExpiry()).hasValueSatisfying(expiry -> assertThat(expiry)
+        .isAfter(lastHeartbeat.plus(Duration.ofSeconds(179))).isBefore(lastHeartbeat.plus(Duration.ofSeconds(181))));
+  }
+
+  @Test
+  void aWriteWithNoHeartbeatFileCountsAsExpiredAsHudiCountsIt() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9, Map.of());
+    localTables.upsert(table, 0, 20, 1);
+    String failed = localTables.upsertWithoutCommit(table, 0, 20, 2);
+    Files.delete(heartbeat(table, failed));
+
+    assertThat(run(table, true).rolledBack()).containsExactly(failed);
+    assertThat(pendingInstants(table)).isEmpty();
+  }
+
+  @Test
+  void withoutRollingBackTheFailedWriteIsReportedAndLeftInPlace() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9, Map.of());
+    localTables.upsert(table, 0, 20, 1);
+    String failed = localTables.upsertWithoutCommit(table, 0, 20, 2);
+    expire(table, failed);
+
+    FailedWrites result = run(table, false);
+
+    assertThat(result.rolledBack()).isEmpty();
+    assertThat(result.pending()).containsExactly(failed);
+    assertThat(result.oldestPending()).isPresent();
+    assertThat(pendingInstants(table)).containsExactly(failed);
+  }
+
+  @Test
+  void aPendingCompactionPlanIsNoFailedWrite() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.MERGE_ON_READ, 9,
+        Map.of("hoodie.compact.inline.max.delta.commits", "1"));
+    localTables.upsert(table, 0, 20, 1);
+    localTables.upsert(table, 0, 10, 2);
+    String compaction;
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = hudiTables.writeClient(table)) {
+      compaction = client.scheduleCompaction(Option.empty()).get();
+    }
+
+    FailedWrites result = run(table, true);
+
+    assertThat(result).isEqualTo(FailedWrites.NONE);
+    assertThat(pendingInstants(table)).containsExactly(compaction);
+  }
+}

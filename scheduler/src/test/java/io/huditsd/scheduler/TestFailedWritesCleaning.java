@@ -1,0 +1,131 @@
+package io.huditsd.scheduler;
+
+import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.HudiTables;
+import io.huditsd.executors.LocalTables;
+import io.huditsd.executors.RunRecord;
+import io.huditsd.executors.WorkItem;
+import io.huditsd.executors.WorkerPool;
+import io.huditsd.scheduler.view.CleanBlocker;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A writer commit that failed on a copy-on-write table that keeps one commit: one commit before it, three after, so
+ * every file slice the clean could delete was replaced after the failed instant. Hudi's clean planner never retains
+ * past a pending instant, so while the failed write stays, every clean plan is empty; the poll must roll it back
+ * once its heartbeat expired and then plan the clean. The pool holds what was enqueued.
+ */
+class TestFailedWritesCleaning {
+  private final LocalTables localTables = new LocalTables();
+  private final HudiTables hudiTables = localTables.hudiTables();
+  private final HoldingPool holdingPool = new HoldingPool();
+  private final WorkerPool pool = holdingPool.pool();
+  private final TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
+      new DuePlanner(hudiTables, pool), Duration.ofMinutes(3));
+
+  @TempDir
+  Path directory;
+
+  private ServicedTable table;
+  private String failed;
+
+  @BeforeEach
+  void writeAroundAFailedCommit() throws IOException {
+    ServicedTable created = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9,
+        Map.of("hoodie.clean.commits.retained", "1"));
+    // Clean only: a clustering plan would be one more pending instant.
+    table = new ServicedTable(created.id(), created.basePath(), Set.of(ServiceType.CLEAN), created.pollInterval(),
+        created.hoodieKeys());
+    localTables.upsert(table, 0, 20, 1);
+    failed = localTables.upsertWithoutCommit(table, 0, 20, 2);
+    for (int ts = 3; ts <= 5; ts++) {
+      localTables.upsert(table, 0, 20, ts);
+    }
+  }
+
+  @AfterEach
+  void releaseRuns() throws InterruptedException {
+    holdingPool.close();
+  }
+
+  private Path heartbeat() {
+    return Path.of(table.basePath().replaceFirst("^file:", "")).resolve(".hoodie/.heartbeat").resolve(failed);
+  }
+
+  private List<String> pendingWriterInstants() {
+    return hudiTables.metaClient(table.basePath()).getActiveTimeline().getCommitsTimeline()
+        .filterInflightsAndRequested().getInstantsAsStream().map(HoodieInstant::requestedTime).toList();
+  }
+
+  private List<WorkItem> enqueued() {
+    return pool.snapshot().stream().map(RunRecord::item).toList();
+  }
+
+  @Test
+  void afterTheHeartbeatExpiredThePollRollsTheFailedWriteBackAndPlansTheClean() throws IOException {
+    Files.setLastModifiedTime(heartbeat(), FileTime.from(Instant.now().minus(Duration.ofHours(1))));
+    TableState state = new TableState(table);
+
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+
+    assertThat(pendingWriterInstants()).as("pending writer instants").isEmpty();
+    assertThat(state.snapshot().failedWrites().rolledBack()).containsExactly(failed);
+    assertThat(state.snapshot().failedWrites().pending()).isEmpty();
+    assertThat(enqueued()).extracting(WorkItem::service).containsExactly(ServiceType.CLEAN);
+    assertThat(hudiTables.metaClient(table.basePath()).getActiveTimeline().getCleanerTimeline()
+        .filterInflightsAndRequested().countInstants()).as("pending clean plans").isEqualTo(1);
+    // The next poll reads the timeline our rollback and clean plan changed: nothing holds the clean boundary back.
+    poller.poll(state, false);
+    assertThat(state.snapshot().backlog().orElseThrow().cleanBlocker()).isEmpty();
+  }
+
+  @Test
+  void whileTheHeartbeatIsAliveTheWriteStaysAndThePollLooksAgainWhenItExpires() throws IOException {
+    Instant lastHeartbeat = Files.getLastModifiedTime(heartbeat()).toInstant();
+    TableState state = new TableState(table);
+
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+
+    assertThat(pendingWriterInstants()).containsExactly(failed);
+    assertThat(enqueued()).as("the clean plan is empty while the write is pending").isEmpty();
+    assertThat(state.snapshot().failedWrites().pending()).isEmpty();
+    // Hudi's heartbeat window of the daemon's config: 60 s * 3.
+    assertThat(state.recheckAt).isAfter(lastHeartbeat.plusSeconds(179)).isBefore(lastHeartbeat.plusSeconds(181));
+    CleanBlocker blocker = state.snapshot().backlog().orElseThrow().cleanBlocker().orElseThrow();
+    assertThat(blocker.instant()).isEqualTo(failed);
+    assertThat(blocker.action()).isEqualTo("commit");
+    assertThat(blocker.commitsAfter()).isEqualTo(3);
+  }
+
+  @Test
+  void aTableWhoseCleanIsNotTheDaemonsReportsTheFailedWriteAndKeepsIt() throws IOException {
+    Files.setLastModifiedTime(heartbeat(), FileTime.from(Instant.now().minus(Duration.ofHours(1))));
+    ServicedTable withoutClean = new ServicedTable(table.id(), table.basePath(), Set.of(ServiceType.ARCHIVE),
+        table.pollInterval(), table.hoodieKeys());
+    TableState state = new TableState(withoutClean);
+
+    poller.poll(state, false);
+
+    assertThat(pendingWriterInstants()).containsExactly(failed);
+    assertThat(state.snapshot().failedWrites().pending()).containsExactly(failed);
+    assertThat(state.snapshot().failedWrites().oldestPending()).isPresent();
+  }
+}
