@@ -105,7 +105,8 @@ class TestPendingPlans {
   void aClusteringPlansSizesAreWhatItsRunReports() throws IOException {
     Path tableDirectory = directory.resolve("events");
     ServicedTable table = localTables.create(tableDirectory, HoodieTableType.COPY_ON_WRITE, 9,
-        Map.of("hoodie.clustering.inline.max.commits", "1"));
+        Map.of("hoodie.clustering.inline.max.commits", "1",
+            "hoodie.clustering.plan.strategy.hot.commits", "0", "hoodie.clustering.plan.strategy.hot.minutes", "0"));
     localTables.upsert(table, 0, 10, 1);
     localTables.upsert(table, 10, 10, 1);
     long baseBytes = 0;
