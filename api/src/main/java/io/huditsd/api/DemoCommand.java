@@ -44,7 +44,8 @@ final class DemoCommand extends Command {
           runs:      http://localhost:%d/api/v1/runs
           health:    http://localhost:%d/healthcheck
           metrics:   http://localhost:%d/prometheus
-        Compaction is due every 3 delta commits, clustering every 10 commits; clean and archive follow.
+        Compaction is due every 3 delta commits, clustering every 10 commits (of the days the writer left
+        a minute ago: it writes into today and yesterday); clean and archive follow.
         Watch the "Scheduled", "Started" and "Finished" lines below. Ctrl-C stops.
 
         """, table, DemoWriter.INTERVAL_SECONDS, configFile, port, port, port + 1, port + 1);
@@ -53,6 +54,10 @@ final class DemoCommand extends Command {
   }
 
   static String demoConfiguration(Path table, int port) {
+    return demoConfiguration(table, port, port + 1);
+  }
+
+  static String demoConfiguration(Path table, int port, int adminPort) {
     return """
         server:
           applicationConnectors:
@@ -84,6 +89,8 @@ final class DemoCommand extends Command {
           hoodie.clean.commits.retained: "3"
           hoodie.keep.min.commits: "5"
           hoodie.keep.max.commits: "8"
-        """.formatted(port, port + 1, table.getParent().getParent().resolve("history.jsonl"), table);
+          # A demo day lasts a minute: days the writer left a minute ago are cold and get clustered.
+          hoodie.clustering.plan.strategy.hot.minutes: "1"
+        """.formatted(port, adminPort, table.getParent().getParent().resolve("history.jsonl"), table);
   }
 }

@@ -23,6 +23,7 @@ import io.huditsd.config.ServicedTables;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.config.TsdConfiguration;
 import io.huditsd.executors.clustering.BinaryCopyMetrics;
+import io.huditsd.scheduler.IngestionMetrics;
 import io.huditsd.lock.LockMetrics;
 import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
@@ -91,6 +92,7 @@ public class TsdApplication extends Application<TsdConfiguration> {
     new DropwizardExports(environment.metrics()).register(metrics);
     LockMetrics.register(metrics);
     BinaryCopyMetrics.register(metrics);
+    IngestionMetrics.register(metrics);
     environment.admin().addServlet("prometheus", new PrometheusServlet(metrics)).addMapping("/prometheus");
     Daemon daemon = new Daemon(configuration, metrics, environment.getObjectMapper());
     environment.lifecycle().manage(daemon);

@@ -10,7 +10,8 @@ import java.util.Map;
 final class Alerts {
   /** Every alert the chart defines, in the order of docs/runbook.md. */
   static final List<String> NAMES = List.of("HudiTsdBacklogHigh", "HudiTsdBacklogGrowing",
-      "HudiTsdPlanPendingTooLong", "HudiTsdCleanBlocked", "HudiTsdRunsFailing", "HudiTsdDown");
+      "HudiTsdPlanPendingTooLong", "HudiTsdCleanBlocked", "HudiTsdRunsFailing", "HudiTsdWriterFailures",
+      "HudiTsdDown");
 
   private Alerts() {
   }

@@ -289,7 +289,7 @@ class TestChartRendering {
     }
     // Every alert but the one about the daemon itself keeps the table label.
     for (String name : List.of("HudiTsdBacklogHigh", "HudiTsdBacklogGrowing", "HudiTsdPlanPendingTooLong",
-        "HudiTsdCleanBlocked", "HudiTsdRunsFailing")) {
+        "HudiTsdCleanBlocked", "HudiTsdRunsFailing", "HudiTsdWriterFailures")) {
       assertThat(rules.get(name).path("expr").asText()).contains("by (namespace, table");
       assertThat(rules.get(name).path("annotations").path("summary").asText()).contains("{{ $labels.table }}");
     }
@@ -300,6 +300,7 @@ class TestChartRendering {
     assertThat(defaults.get("HudiTsdPlanPendingTooLong").path("expr").asText()).endsWith(" > 21600");
     assertThat(defaults.get("HudiTsdCleanBlocked").path("expr").asText()).endsWith(" > 7200");
     assertThat(defaults.get("HudiTsdRunsFailing").path("expr").asText()).endsWith("[1h])) >= 3");
+    assertThat(defaults.get("HudiTsdWriterFailures").path("expr").asText()).contains("[15m])) >= 1 and on");
     assertThat(defaults.get("HudiTsdBacklogHigh").path("annotations").path("runbook_url").asText())
         .isEqualTo("docs/runbook.md#huditsdbackloghigh");
     Map<String, JsonNode> someOff = Alerts.rules(render(List.of(MINIMAL), Map.of("prometheusRule.enabled", "true",

@@ -30,6 +30,10 @@ import java.util.Set;
  */
 public final class TableWriteConfigs {
   public static final String IN_PROCESS_LOCK_PROVIDER = "org.apache.hudi.client.transaction.lock.InProcessLockProvider";
+  /** Writers win over the daemon's clustering (see the class in lock-providers). */
+  public static final String CONFLICT_RESOLUTION_STRATEGY = "io.huditsd.lock.IngestionFirstConflictResolutionStrategy";
+  /** Clustering plans leave out the file groups writers wrote recently (see the class in executors). */
+  public static final String CLUSTERING_PLAN_STRATEGY = "io.huditsd.executors.clustering.HotAwareClusteringPlanStrategy";
 
   private TableWriteConfigs() {
   }
@@ -92,6 +96,12 @@ public final class TableWriteConfigs {
     // Clustering's commit-count trigger (hoodie.clustering.inline.max.commits) is only evaluated by Hudi when
     // inline clustering is on. The daemon never writes data, so "inline" only enables the trigger.
     keys.put("hoodie.clustering.inline", "true");
+    // Ingestion first: clustering plans around the file groups writers wrote recently, and when a writer still
+    // updates a file group of a pending plan, the daemon's clustering commit is the one that fails (Hudi's
+    // PreferWriter resolution, also against writers not yet inflight), is rolled back and planned anew.
+    keys.put("hoodie.clustering.plan.strategy.class", CLUSTERING_PLAN_STRATEGY);
+    keys.put("hoodie.write.lock.conflict.resolution.strategy", CONFLICT_RESOLUTION_STRATEGY);
+    keys.put("hoodie.clustering.fail.on.pending.ingestion.during.conflict.resolution", "true");
     keys.put("hoodie.client.heartbeat.interval_in_ms", Long.toString(heartbeat.intervalMillis()));
     keys.put("hoodie.client.heartbeat.tolerable.misses", Integer.toString(heartbeat.hudiTolerableMisses()));
     return keys;

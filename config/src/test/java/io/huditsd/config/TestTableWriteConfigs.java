@@ -65,9 +65,9 @@ class TestTableWriteConfigs {
     assertThat(config.autoUpgrade()).isFalse();
     assertThat(config.isEmbeddedTimelineServerEnabled()).isFalse();
     assertThat(config.getMarkersType()).isEqualTo(MarkerType.DIRECT);
-    // EngineType.JAVA shows in the strategies Hudi picks; with SPARK it would pick Spark classes.
-    assertThat(config.getClusteringPlanStrategyClass())
-        .isEqualTo(HoodieClusteringConfig.JAVA_SIZED_BASED_CLUSTERING_PLAN_STRATEGY);
+    // EngineType.JAVA shows in the strategies Hudi picks; with SPARK it would pick Spark classes. The plan strategy
+    // is the daemon's (Hudi's Java size-based strategy around hot data).
+    assertThat(config.getClusteringPlanStrategyClass()).isEqualTo(TableWriteConfigs.CLUSTERING_PLAN_STRATEGY);
     assertThat(config.getClusteringExecutionStrategyClass())
         .isEqualTo(HoodieClusteringConfig.JAVA_SORT_AND_SIZE_EXECUTION_STRATEGY);
     assertThat(config.getBasePath()).isEqualTo(table.getBasePath().toString());
@@ -96,6 +96,11 @@ class TestTableWriteConfigs {
     assertThat(config.getHoodieClientHeartbeatIntervalInMs()).isEqualTo(5_000);
     // Hudi expires a heartbeat after interval * misses, the daemon after interval * (misses + 1).
     assertThat(config.getHoodieClientHeartbeatTolerableMisses()).isEqualTo(4);
+    // Ingestion first: the daemon's clustering commit is the one that fails on a conflict with a writer.
+    // (The class is in lock-providers, which this module does not see: the key, not the instance.)
+    assertThat(config.getProps().getString("hoodie.write.lock.conflict.resolution.strategy"))
+        .isEqualTo(TableWriteConfigs.CONFLICT_RESOLUTION_STRATEGY);
+    assertThat(config.isClusteringBlockForPendingIngestion()).isTrue();
   }
 
   @Test

@@ -85,7 +85,9 @@ class TestPendingPlans {
   void aScheduledClusteringIsListedWithItsFileGroups() throws IOException {
     Path tableDirectory = directory.resolve("events");
     ServicedTable table = localTables.create(tableDirectory, HoodieTableType.COPY_ON_WRITE, 9,
-        Map.of("hoodie.clustering.inline.max.commits", "1"));
+        Map.of("hoodie.clustering.inline.max.commits", "1",
+            // Every file group was just written: nothing is cold enough for the daemon's default planner.
+            "hoodie.clustering.plan.strategy.hot.commits", "0", "hoodie.clustering.plan.strategy.hot.minutes", "0"));
     // Two inserts of new keys make two small files per region: something to cluster.
     localTables.upsert(table, 0, 10, 1);
     localTables.upsert(table, 10, 10, 1);
@@ -103,7 +105,8 @@ class TestPendingPlans {
   void aClusteringPlansSizesAreWhatItsRunReports() throws IOException {
     Path tableDirectory = directory.resolve("events");
     ServicedTable table = localTables.create(tableDirectory, HoodieTableType.COPY_ON_WRITE, 9,
-        Map.of("hoodie.clustering.inline.max.commits", "1"));
+        Map.of("hoodie.clustering.inline.max.commits", "1",
+            "hoodie.clustering.plan.strategy.hot.commits", "0", "hoodie.clustering.plan.strategy.hot.minutes", "0"));
     localTables.upsert(table, 0, 10, 1);
     localTables.upsert(table, 10, 10, 1);
     long baseBytes = 0;

@@ -13,9 +13,11 @@ import io.huditsd.executors.PlanSizes;
 import io.huditsd.executors.PlanLiveness;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.executors.clustering.HotFileGroups;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.util.ClusteringUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.common.model.TableServiceType;
@@ -52,6 +54,7 @@ public final class DuePlanner {
   private final Map<String, Object> planningLocks = new ConcurrentHashMap<>();
   private final IndexTrigger indexTrigger;
   private final FailedWritesRollback failedWrites;
+  private final WriterFailures writerFailures;
 
   public DuePlanner(HudiTables tables, WorkerPool pool) {
     this(tables, pool, new IndexTrigger());
@@ -63,6 +66,7 @@ public final class DuePlanner {
     this.liveness = new PlanLiveness(tables.heartbeat());
     this.indexTrigger = Objects.requireNonNull(indexTrigger, "indexTrigger is null");
     this.failedWrites = new FailedWritesRollback(tables);
+    this.writerFailures = new WriterFailures(tables.heartbeat().expiryMillis());
   }
 
   /** Trigger settings that make Hudi plan whenever there is anything to plan, for on-demand scheduling. */
@@ -128,8 +132,8 @@ public final class DuePlanner {
     metaClient.reloadActiveTimeline();
     for (PendingPlan plan : PendingPlans.list(metaClient)) {
       if (plan.instant().equals(instant.get())) {
-        LOG.info("Scheduled on request table={} service={} instant={} {}", table.id(), service.configName(),
-            plan.instant(), PlanSizes.of(metaClient, plan));
+        LOG.info("Scheduled on request table={} service={} instant={} {}{}", table.id(), service.configName(),
+            plan.instant(), PlanSizes.of(metaClient, plan), skippedHot(table, metaClient, plan));
         pool.submit(WorkItem.forPlan(table, plan));
       }
     }
@@ -207,6 +211,9 @@ public final class DuePlanner {
 
   private Outcome planAndEnqueueLocked(ServicedTable table, HoodieTableMetaClient metaClient,
                                        HoodieWriteConfig config) {
+    // Before the daemon's own rollback of failed writes below: a writer's instant pending with an expired heartbeat
+    // is counted as failed here, its rollback then as the same failure.
+    writerFailures.observe(table.id(), metaClient);
     // Before the clean trigger and plan: a failed write holds the clean boundary back, so the plan would be empty
     // (and then nothing would ever roll the write back), even when the trigger says no clean is due.
     FailedWrites failed = failedWrites.run(table, metaClient, config, table.runs(ServiceType.CLEAN));
@@ -255,8 +262,8 @@ public final class DuePlanner {
       for (PendingPlan plan : pending) {
         if (scheduled.contains(plan.instant())) {
           // Counted as the run's "Finished" line counts them (file groups written, bytes read).
-          LOG.info("Scheduled table={} service={} instant={} {}", table.id(), plan.service().configName(),
-              plan.instant(), PlanSizes.of(metaClient, plan));
+          LOG.info("Scheduled table={} service={} instant={} {}{}", table.id(), plan.service().configName(),
+              plan.instant(), PlanSizes.of(metaClient, plan), skippedHot(table, metaClient, plan));
         }
       }
     }
@@ -285,6 +292,20 @@ public final class DuePlanner {
       return second;
     }
     return second.isPresent() && second.get().isBefore(first.get()) ? second : first;
+  }
+
+  /**
+   * For a clustering plan just scheduled: " skippedHot=K", the file groups its planner left out because writers
+   * wrote them recently (see HotAwareClusteringPlanStrategy), also counted in
+   * {@code tsd_clustering_file_groups_skipped_hot_total}. Empty for other plans.
+   */
+  private static String skippedHot(ServicedTable table, HoodieTableMetaClient metaClient, PendingPlan plan) {
+    if (plan.service() != ServiceType.CLUSTERING) {
+      return "";
+    }
+    int skipped = HotFileGroups.skippedIn(ClusteringUtils.getPendingClusteringPlan(metaClient, plan.instant()));
+    IngestionMetrics.SKIPPED_HOT.labels(table.id()).inc(skipped);
+    return " skippedHot=" + skipped;
   }
 
   /** The earliest expiry among live heartbeats of inflight plans this table's runs would skip. */

@@ -313,6 +313,9 @@ class ChaosIT {
     Map<String, String> keys = new LinkedHashMap<>(lockKeys);
     keys.put("hoodie.compact.inline.max.delta.commits", "1");
     keys.put("hoodie.clustering.inline.max.commits", "1");
+    // Every file group was just written: the daemon's default planner would find none cold.
+    keys.put("hoodie.clustering.plan.strategy.hot.commits", "0");
+    keys.put("hoodie.clustering.plan.strategy.hot.minutes", "0");
     keys.put("hoodie.clean.commits.retained", "1");
     keys.put("hoodie.keep.min.commits", "3");
     keys.put("hoodie.keep.max.commits", "4");

@@ -4,6 +4,7 @@ import io.huditsd.it.support.DaemonApi;
 import io.huditsd.it.support.TrackedTable;
 import io.huditsd.it.support.Tsd;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,12 +20,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code hudi-tsd demo} as shipped: its writer upserts every 3 s and some of its batches conflict with the daemon's
- * compactions and clusterings, which leaves failed writer commits on the timeline. Before the daemon rolled those
- * back itself, one of them stopped cleaning for good within about a minute (one clean over a whole run). The demo runs
- * for {@code -Dtsd.demo.minutes} (4 by default; docs/benchmarks.md has a 10-minute run) while the test samples
- * {@code tsd_clean_blocked_seconds} every 10 s; then cleaning must still be going on: cleans in the last third of the
- * run, failed writes rolled back, nothing holding the clean boundary back for long.
+ * {@code hudi-tsd demo} as shipped, the packaged jar, for {@code -Dtsd.demo.minutes} (docs/benchmarks.md has
+ * 10-minute runs). Before the daemon rolled failed writer commits back itself, one of them stopped cleaning for good
+ * within about a minute (one clean over a whole run); before ingestion first, the demo's writer batches conflicted
+ * with its clusterings. The test samples {@code tsd_clean_blocked_seconds} every 10 s; at the end cleaning must
+ * still be going on (cleans in the last third of the run, nothing holding the clean boundary back for long) and no
+ * writer batch may have conflicted.
+ *
+ * <p>A long-running check, not part of {@code mvn verify}: it runs only when {@code tsd.demo.minutes} is set.
+ * {@code api}'s {@code TestDemoLoop} runs the demo's loop in every build; {@code FailedWriteIT} covers the rollback
+ * of a killed writer's commit.
  */
 class DemoCleaningIT {
   private static final String TABLE = "demo_mor";
@@ -32,8 +37,9 @@ class DemoCleaningIT {
       "^tsd_clean_blocked_seconds\\{table=\"" + TABLE + "\",} ([0-9.E]+)$", Pattern.MULTILINE);
 
   @Test
-  void theDemoKeepsCleaningWhileItsWriterCommitsFail() throws Exception {
-    Duration length = Duration.ofMinutes(Long.getLong("tsd.demo.minutes", 4));
+  @EnabledIfSystemProperty(named = "tsd.demo.minutes", matches = "[0-9]+")
+  void theDemoKeepsCleaningAndItsWriterNeverConflicts() throws Exception {
+    Duration length = Duration.ofMinutes(Long.getLong("tsd.demo.minutes", 10));
     Path work = Tsd.workDirectory("DemoCleaningIT");
     Path dir = work.resolve("tsd-demo");
     TrackedTable.deleteRecursively(dir);
@@ -79,8 +85,7 @@ class DemoCleaningIT {
           maxBlocked, lastBlocked);
 
       String figures = "; demo log " + demo.logs() + ".out";
-      assertThat(conflicts).as("writer batches that conflicted with a table service" + figures).isPositive();
-      assertThat(rolledBack).as("failed writer commits the daemon rolled back" + figures).isPositive();
+      assertThat(conflicts).as("writer batches that conflicted with a table service" + figures).isZero();
       assertThat(cleansInLastThird).as("cleans in the last third of the run" + figures).isPositive();
       // A failed write is rolled back within the heartbeat window (15 s) plus a poll; planning and a compaction
       // hold the boundary for seconds. Without the rollback the figure grows for the rest of the run.

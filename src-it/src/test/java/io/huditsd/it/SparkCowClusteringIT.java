@@ -72,7 +72,8 @@ class SparkCowClusteringIT {
 
     Tsd.Finished once = Tsd.run(work.resolve("once"), Duration.ofMinutes(3), "once", "--table", basePath.toString(),
         "--services", "clustering", "--workers", "2",
-        "--hoodie-conf", "hoodie.clustering.inline.max.commits=2");
+        "--hoodie-conf", "hoodie.clustering.inline.max.commits=2", "--hoodie-conf", "hoodie.clustering.plan.strategy.hot.commits=0",
+        "--hoodie-conf", "hoodie.clustering.plan.strategy.hot.minutes=0");
     assertThat(once.exitCode()).as("exit code of once\n%s", once.output()).isZero();
 
     HoodieTimeline timeline = reader.metaClient().getActiveTimeline();

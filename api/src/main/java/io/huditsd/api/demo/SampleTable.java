@@ -77,6 +77,9 @@ public final class SampleTable implements AutoCloseable {
     properties.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
     properties.put("hoodie.cleaner.policy.failed.writes", "LAZY");
     properties.put("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.InProcessLockProvider");
+    // Ingestion first: a pending clustering plan never fails this writer; the clustering yields (see README).
+    properties.put("hoodie.write.lock.conflict.resolution.strategy",
+        "io.huditsd.lock.IngestionFirstConflictResolutionStrategy");
     properties.put("hoodie.embed.timeline.server", "false");
     properties.put("hoodie.write.markers.type", "DIRECT");
     properties.put("hoodie.compact.inline", "false");

@@ -44,9 +44,14 @@ public record PlanView(String service, String instant, String state, List<Compac
                                         Map<String, Double> metrics) {
   }
 
-  /** A clustering plan: its strategy and groups. */
+  /**
+   * A clustering plan: its strategy and groups.
+   *
+   * @param skippedHotFileGroups file groups its planner left out because writers wrote them recently (0 for plans
+   *     of other planners, e.g. a writer's)
+   */
   public record ClusteringView(String strategyClass, Map<String, String> strategyParams,
-                               List<ClusteringGroupView> groups) {
+                               List<ClusteringGroupView> groups, int skippedHotFileGroups) {
   }
 
   /** One clustering group: input slices rewritten into numOutputFileGroups new file groups. */

@@ -3,6 +3,7 @@ package io.huditsd.api.rest;
 import io.huditsd.config.MetadataIndexState;
 import io.huditsd.config.ServiceType;
 import io.huditsd.executors.IndexProgress;
+import io.huditsd.executors.clustering.HotFileGroups;
 import org.apache.hudi.avro.model.HoodieIndexPartitionInfo;
 import org.apache.hudi.avro.model.HoodieIndexPlan;
 import org.apache.hudi.avro.model.HoodieCleanFileInfo;
@@ -151,7 +152,7 @@ final class PlanViews {
     Map<String, String> params = plan.getStrategy() == null || plan.getStrategy().getStrategyParams() == null
         ? Map.of() : new LinkedHashMap<>(plan.getStrategy().getStrategyParams());
     return new PlanView(ServiceType.CLUSTERING.configName(), instant, state, null,
-        new PlanView.ClusteringView(strategyClass, params, groups), null);
+        new PlanView.ClusteringView(strategyClass, params, groups, HotFileGroups.skippedIn(plan)), null);
   }
 
   private static PlanView index(HoodieTableMetaClient metaClient, HoodieInstant instant, String state)

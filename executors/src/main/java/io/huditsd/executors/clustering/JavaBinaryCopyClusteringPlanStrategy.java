@@ -25,9 +25,10 @@ import java.util.stream.Stream;
  * slice with logs does not send a whole group to the rewrite path. The plan names the binary-copy execution
  * strategy whatever the planning client's {@code hoodie.clustering.execution.strategy.class} says.
  *
- * <p>Planning reads no file: footers are read once, when the plan is executed.
+ * <p>File groups that writers wrote recently are left out, as by the daemon's default planner
+ * ({@link HotAwareClusteringPlanStrategy}). Planning reads no file: footers are read once, when the plan is executed.
  */
-public class JavaBinaryCopyClusteringPlanStrategy<T> extends JavaSizeBasedClusteringPlanStrategy<T> {
+public class JavaBinaryCopyClusteringPlanStrategy<T> extends HotAwareClusteringPlanStrategy<T> {
   public JavaBinaryCopyClusteringPlanStrategy(HoodieTable table, HoodieEngineContext engineContext,
                                               HoodieWriteConfig writeConfig) {
     super(table, engineContext, writeConfig);

@@ -53,7 +53,9 @@ class TestBinaryCopyClustering {
   private static final String PLAN_KEY = "hoodie.clustering.plan.strategy.class";
   private static final Map<String, String> BINARY_COPY = Map.of(
       PLAN_KEY, JavaBinaryCopyClusteringPlanStrategy.class.getName(),
-      ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, JavaBinaryCopyClusteringExecutionStrategy.class.getName());
+      ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, JavaBinaryCopyClusteringExecutionStrategy.class.getName(),
+      // The tables are clustered right after they are written: no file group is cold by the default settings.
+      HotFileGroups.COMMITS_KEY, "0", HotFileGroups.MINUTES_KEY, "0");
 
   private final CopyTables tables = new CopyTables();
 
@@ -301,7 +303,8 @@ class TestBinaryCopyClustering {
     // The table's own configuration says rewrite; only the plan says binary copy.
     ServicedTable table = tables.create(directory.resolve("matched"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
         Map.of(PLAN_KEY, JavaBinaryCopyClusteringPlanStrategy.class.getName(),
-            ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, ClusteringStrategyMatch.JAVA_SORT_AND_SIZE));
+            ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, ClusteringStrategyMatch.JAVA_SORT_AND_SIZE,
+            HotFileGroups.COMMITS_KEY, "0", HotFileGroups.MINUTES_KEY, "0"));
     for (int commit = 0; commit < 4; commit++) {
       tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
     }
@@ -326,7 +329,7 @@ class TestBinaryCopyClustering {
   void theDaemonExecutesAPlanThatNamesSparksBinaryCopyWithJavaBinaryCopy() throws Exception {
     // Neither the table's configuration nor the planner are binary copy: only the plan, as a Spark planner writes it.
     ServicedTable table = tables.create(directory.resolve("sparkplan"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
-        Map.of());
+        Map.of(HotFileGroups.COMMITS_KEY, "0", HotFileGroups.MINUTES_KEY, "0"));
     for (int commit = 0; commit < 4; commit++) {
       tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
     }

@@ -271,7 +271,11 @@ public final class SparkPeer implements AutoCloseable {
     Path classes = peerPath("spark.peer.classes");
     Path classpathFile = peerPath("spark.peer.classpath");
     try {
-      return classes + java.io.File.pathSeparator + Files.readString(classpathFile).trim();
+      String classpath = classes + java.io.File.pathSeparator + Files.readString(classpathFile).trim();
+      // The daemon's classes writers put beside Hudi's (lock providers, the ingestion-first conflict resolution),
+      // after the bundle, as a writer's job would have the lock-providers jar.
+      String extra = System.getProperty("spark.peer.extra.classes");
+      return extra == null ? classpath : classpath + java.io.File.pathSeparator + extra;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,0 +1,75 @@
+package io.huditsd.api;
+
+import io.dropwizard.testing.DropwizardTestSupport;
+import io.huditsd.api.demo.DemoWriter;
+import io.huditsd.config.TsdConfiguration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code bin/tsd demo}'s loop, at three times its pace: the built-in writer upserts into today and yesterday while
+ * the daemon compacts, clusters, cleans and archives with the demo's configuration. No writer batch may fail.
+ */
+class TestDemoLoop {
+  private static final String TABLE = "demo_mor";
+
+  @TempDir
+  Path dir;
+
+  private DemoWriter writer;
+  private DropwizardTestSupport<TsdConfiguration> daemon;
+
+  @AfterEach
+  void stop() {
+    if (writer != null) {
+      writer.stop();
+    }
+    if (daemon != null) {
+      daemon.after();
+    }
+    Awaitility.reset();
+  }
+
+  @Test
+  void theWriterNeverConflictsWhileEveryServiceKeepsRunning() throws Exception {
+    InProcessDaemonAwaits.ignoreOtherThreadsExceptions();
+    Path table = dir.resolve("tables").resolve(TABLE);
+    Files.createDirectories(table.getParent());
+    // A demo day of 10 batches of 1 s; the file groups of days left more than a minute ago are cold.
+    writer = DemoWriter.start(table.toString(), Duration.ofSeconds(1), 10);
+    Path config = dir.resolve("tsd.yml");
+    Files.writeString(config, DemoCommand.demoConfiguration(table, 0, 0));
+    daemon = new DropwizardTestSupport<>(TsdApplication.class, config.toString());
+    daemon.before();
+    RestClient admin = new RestClient("http://localhost:" + daemon.getAdminPort(), null);
+
+    await().atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofSeconds(5)).untilAsserted(() -> {
+      Map<String, Double> metrics = PrometheusText.parse(admin.get("/prometheus").body());
+      for (String service : new String[] {"compaction", "clustering", "clean", "archive"}) {
+        assertThat(metrics.getOrDefault(runs(service, "succeeded"), 0.0)).as(service).isGreaterThanOrEqualTo(2);
+      }
+    });
+
+    Map<String, Double> metrics = PrometheusText.parse(admin.get("/prometheus").body());
+    assertThat(writer.conflicts()).isZero();
+    assertThat(writer.failures()).isZero();
+    assertThat(writer.committed()).isGreaterThan(30);
+    assertThat(metrics).containsEntry("tsd_writer_failures_total{table=\"" + TABLE + "\"}", 0.0);
+    assertThat(metrics.get("tsd_clustering_file_groups_skipped_hot_total{table=\"" + TABLE + "\"}"))
+        .isGreaterThan(0);
+  }
+
+  private static String runs(String service, String result) {
+    return "tsd_runs_total{table=\"" + TABLE + "\",service=\"" + service + "\",result=\"" + result + "\"}";
+  }
+}
