@@ -75,12 +75,10 @@ final class CheckedConfigurationFactoryFactory implements ConfigurationFactoryFa
         }
       }
     }
-    if (errors.isEmpty()) {
-      warnings.forEach(LOG::warn);
-    }
     if (!errors.isEmpty()) {
       throw new InvalidConfigurationException(path, errors);
     }
+    warnings.forEach(LOG::warn);
     return configuration;
   }
 
