@@ -9,7 +9,9 @@ import java.util.Optional;
 
 /**
  * Checks, before any table is touched, that the lock provider a table is configured with can be loaded: a
- * misspelt class name would otherwise surface only when the first plan is scheduled, as a Hudi stack trace.
+ * misspelt class name would otherwise surface only when the first plan is scheduled, as a Hudi stack trace. Also
+ * refuses a table that names no lock on a store without a default one ({@link DefaultTableLock}) and
+ * {@code SINGLE_WRITER} mode, and warns of an explicit {@code InProcessLockProvider}.
  */
 public final class LockProviderCheck {
   public static final String LOCK_PROVIDER_KEY = "hoodie.write.lock.provider";
