@@ -5,6 +5,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.TableWriteConfigs;
+import io.huditsd.lock.DefaultTableLock;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.client.common.HoodieJavaEngineContext;
@@ -111,7 +112,9 @@ public final class BinaryCopyBench {
     Configuration hadoop = new Configuration();
     HadoopStorageConfiguration storage = new HadoopStorageConfiguration(hadoop);
     HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder().setConf(storage).setBasePath(basePath).build();
-    HoodieWriteConfig config = TableWriteConfigs.build(metaClient, keys, new HeartbeatSettings(60_000, 2));
+    // As the daemon: its default lock for the table's store (the storage lock on local tables).
+    HoodieWriteConfig config = TableWriteConfigs.build(metaClient, DefaultTableLock.apply(basePath, keys),
+        new HeartbeatSettings(60_000, 2));
     Map<String, String> result = new LinkedHashMap<>();
     result.put("name", name);
     try (HoodieJavaWriteClient<HoodieAvroPayload> client =

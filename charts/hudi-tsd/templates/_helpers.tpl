@@ -101,7 +101,9 @@ The global hoodie.* keys of tsd.yml: config.hoodie plus the ZooKeeper lock keys 
 {{- toYaml $hoodie }}
 {{- end }}
 
-{{/* Whether the table lock keeps out other processes: a provider other than Hudi's in-process one. */}}
+{{/* Whether a lock is configured that writers in other pods can share: a provider other than Hudi's in-process one.
+With none, the daemon takes its storage lock on file/hdfs tables and refuses object-store tables; the chart does not
+count that as shared, since it cannot tell the tables' stores and writers would have to name the daemon's class. */}}
 {{- define "hudi-tsd.sharedLock" -}}
 {{- $provider := get (fromYaml (include "hudi-tsd.hoodieKeys" .)) "hoodie.write.lock.provider" }}
 {{- if and $provider (ne $provider "org.apache.hudi.client.transaction.lock.InProcessLockProvider") }}true{{ end }}

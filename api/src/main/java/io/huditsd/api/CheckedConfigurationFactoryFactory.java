@@ -14,11 +14,12 @@ import io.huditsd.config.TableSpec;
 import io.huditsd.config.TsdConfiguration;
 import io.huditsd.lock.LockProviderCheck;
 import jakarta.validation.Validator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,6 +28,8 @@ import java.util.Map;
  * own cross-field checks, reported the same way.
  */
 final class CheckedConfigurationFactoryFactory implements ConfigurationFactoryFactory<TsdConfiguration> {
+  private static final Logger LOG = LoggerFactory.getLogger(CheckedConfigurationFactoryFactory.class);
+
   private final DefaultConfigurationFactoryFactory<TsdConfiguration> delegate =
       new DefaultConfigurationFactoryFactory<>();
 
@@ -50,6 +53,7 @@ final class CheckedConfigurationFactoryFactory implements ConfigurationFactoryFa
 
   private static TsdConfiguration check(String path, TsdConfiguration configuration) throws ConfigurationException {
     List<String> errors = new ArrayList<>(ConfigurationChecks.check(configuration));
+    List<String> warnings = new ArrayList<>();
     if (errors.isEmpty()) {
       // Lock settings are only meaningful once the keys themselves are valid.
       ServicedTables tables = new ServicedTables(configuration);
@@ -57,11 +61,14 @@ final class CheckedConfigurationFactoryFactory implements ConfigurationFactoryFa
       for (int i = 0; i < specs.size(); i++) {
         ServicedTable table = tables.explicit(specs.get(i));
         errors.addAll(LockProviderCheck.check("tables[" + i + "].hoodie", table.hoodieKeys(), table.basePath()));
+        warnings.addAll(LockProviderCheck.warnings("tables[" + i + "].hoodie", table.hoodieKeys()));
       }
       if (!configuration.getDiscovery().roots().isEmpty()) {
-        Map<String, String> discovered = new HashMap<>(configuration.getHoodie());
-        discovered.putAll(configuration.getDiscovery().hoodie());
+        // The keys every discovered table gets (the writers' hudi-defaults.conf lock included). A root's store is
+        // every discovered table's store: a root without a usable lock is refused at start, not table by table.
+        Map<String, String> discovered = tables.discovered(configuration.getDiscovery().roots().get(0)).hoodieKeys();
         errors.addAll(LockProviderCheck.check("discovery.hoodie", discovered));
+        warnings.addAll(LockProviderCheck.warnings("discovery.hoodie", discovered));
         for (String root : configuration.getDiscovery().roots()) {
           errors.addAll(LockProviderCheck.check("discovery.hoodie", discovered, TablePaths.normalize(root)).stream()
               .filter(error -> !errors.contains(error)).toList());
@@ -71,6 +78,7 @@ final class CheckedConfigurationFactoryFactory implements ConfigurationFactoryFa
     if (!errors.isEmpty()) {
       throw new InvalidConfigurationException(path, errors);
     }
+    warnings.forEach(LOG::warn);
     return configuration;
   }
 

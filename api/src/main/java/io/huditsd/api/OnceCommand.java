@@ -47,6 +47,8 @@ import java.util.Set;
  * message naming the path and the problem otherwise.
  */
 final class OnceCommand extends Command {
+  private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(OnceCommand.class);
+
   OnceCommand() {
     super("once", "Service the given tables once: schedule what is due, execute every pending plan, exit");
   }
@@ -102,6 +104,7 @@ final class OnceCommand extends Command {
           problems.addAll(lockErrors);
           continue;
         }
+        LockProviderCheck.warnings("--hoodie-conf", keys).forEach(warning -> LOG.warn("{}: {}", basePath, warning));
         tables.add(new ServicedTable(TableIds.derive(basePath), basePath, services, Duration.ofSeconds(30), keys));
       } catch (TableProblem e) {
         problems.add(e.getMessage());

@@ -20,7 +20,7 @@ import java.util.Set;
  * Derives the write config a table's services run with from three layers, later ones winning:
  * <ol>
  *   <li>the daemon's defaults for a process that shares the table with live writers (optimistic concurrency, lazy
- *       rollback of failed writes, each service run on its own);</li>
+ *       rollback of failed writes, each service run on its own); the table lock comes with the user's keys;</li>
  *   <li>the user's {@code hoodie.*} keys (global, discovery root, table);</li>
  *   <li>what comes from the table itself or what the Java engine needs, which no user key may change: path, name,
  *       type, record key, partition and ordering fields, merge mode, schema, the table's version with auto-upgrade
@@ -29,7 +29,6 @@ import java.util.Set;
  * </ol>
  */
 public final class TableWriteConfigs {
-  public static final String IN_PROCESS_LOCK_PROVIDER = "org.apache.hudi.client.transaction.lock.InProcessLockProvider";
   /** Writers win over the daemon's clustering (see the class in lock-providers). */
   public static final String CONFLICT_RESOLUTION_STRATEGY = "io.huditsd.lock.IngestionFirstConflictResolutionStrategy";
   /** Clustering plans leave out the file groups writers wrote recently (see the class in executors). */
@@ -85,10 +84,10 @@ public final class TableWriteConfigs {
     Map<String, String> keys = new LinkedHashMap<>();
     // The daemon is a second process on a table that writers own: Hudi's multi-writer mode makes every plan
     // scheduling and commit take the table lock, and LAZY rollback leaves a writer's inflight commit alone while
-    // its heartbeat is alive.
+    // its heartbeat is alive. The lock itself is not defaulted here: which cross-process lock a table gets depends
+    // on its store (the lock-providers module's DefaultTableLock, applied when the write client is built).
     keys.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
     keys.put("hoodie.cleaner.policy.failed.writes", "LAZY");
-    keys.put("hoodie.write.lock.provider", IN_PROCESS_LOCK_PROVIDER);
     // Each service is run explicitly so its outcome is accounted to it; inline auto-clean/archive after a
     // compaction commit would hide them inside the compaction run.
     keys.put("hoodie.clean.automatic", "false");

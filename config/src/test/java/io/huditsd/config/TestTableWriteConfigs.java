@@ -90,7 +90,8 @@ class TestTableWriteConfigs {
 
     assertThat(config.getWriteConcurrencyMode()).isEqualTo(WriteConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL);
     assertThat(config.getFailedWritesCleanPolicy()).isEqualTo(HoodieFailedWritesCleaningPolicy.LAZY);
-    assertThat(config.getLockProviderClass()).isEqualTo(TableWriteConfigs.IN_PROCESS_LOCK_PROVIDER);
+    // The lock depends on the table's store and is added by the lock-providers module; never an in-process one here.
+    assertThat(config.getLockProviderClass()).isNull();
     assertThat(config.isAutoClean()).isFalse();
     assertThat(config.isAutoArchive()).isFalse();
     assertThat(config.getHoodieClientHeartbeatIntervalInMs()).isEqualTo(5_000);

@@ -4,6 +4,7 @@ import io.huditsd.config.ServiceType;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.util.CompactionUtils;
+import org.apache.hudi.exception.HoodieException;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -13,6 +14,14 @@ import java.util.Optional;
  * first; in multi-writer mode it refuses while another process holds the plan's heartbeat.
  */
 public final class CompactionAction implements ServiceAction {
+  /**
+   * How Hudi 1.2.0 refuses, under the table lock, a compaction that another process completed after this run found
+   * it pending ({@code BaseHoodieTableServiceClient.compact}): overlapping {@code once} runs hit it (ConcurrentOnceIT).
+   * The plan is done, which is what this run was for: skipped, not failed. (The race to start a plan is handled in
+   * {@link PlanRunner}.)
+   */
+  static final String COMPLETED_ELSEWHERE = "is not present as pending or already completed";
+
   @Override
   public ServiceType service() {
     return ServiceType.COMPACTION;
@@ -26,7 +35,16 @@ public final class CompactionAction implements ServiceAction {
     long logBytes = PendingPlans.compactionLogBytes(
         CompactionUtils.getCompactionPlan(ClientMetaClients.of(client), compactionInstant));
     long start = System.nanoTime();
-    WriteStatsTotals totals = WriteStatsTotals.of(client.compact(compactionInstant, true));
+    WriteStatsTotals totals;
+    try {
+      totals = WriteStatsTotals.of(client.compact(compactionInstant, true));
+    } catch (HoodieException e) {
+      if (e.getMessage() != null && e.getMessage().contains(COMPLETED_ELSEWHERE)) {
+        throw new PlanSkippedException("plan " + compactionInstant + " is no longer pending (completed elsewhere;"
+            + " Hudi checked under the table lock)");
+      }
+      throw e;
+    }
     return new ActionResult(service(), instant, totals.fileGroups(), logBytes, totals.bytesWritten(),
         Duration.ofNanos(System.nanoTime() - start));
   }

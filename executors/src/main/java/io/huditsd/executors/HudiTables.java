@@ -3,7 +3,9 @@ package io.huditsd.executors;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TableWriteConfigs;
+import io.huditsd.lock.DefaultTableLock;
 import io.huditsd.lock.FencedHadoopStorage;
+import io.huditsd.lock.LockProviderCheck;
 import io.huditsd.lock.MeteredLocks;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.client.HoodieJavaWriteClient;
@@ -17,6 +19,7 @@ import org.apache.hudi.storage.hadoop.HadoopStorageConfiguration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /** Opens Hudi meta clients and Java-engine write clients for serviced tables. */
 public final class HudiTables {
@@ -67,16 +70,28 @@ public final class HudiTables {
   }
 
   /**
-   * The table's write config, with its lock provider metered and, where the daemon has one, replaced by its fenced
-   * equivalent (see {@link MeteredLocks}).
+   * The table's write config, with its lock provider ({@link DefaultTableLock} when none is configured) metered and,
+   * where the daemon has one, replaced by its fenced equivalent (see {@link MeteredLocks}).
+   *
+   * @throws DefaultTableLock.NoTableLockException when no lock is configured and the table's store has no default:
+   *     the table is refused rather than planned without a lock that excludes other processes
    */
   public HoodieWriteConfig writeConfig(ServicedTable table, HoodieTableMetaClient metaClient) {
-    return TableWriteConfigs.build(metaClient, MeteredLocks.wrap(table.id(), table.basePath(), table.hoodieKeys(),
-        TableWriteConfigs.IN_PROCESS_LOCK_PROVIDER), heartbeat, table.indexes());
+    return TableWriteConfigs.build(metaClient, MeteredLocks.wrap(table.id(), table.basePath(), table.hoodieKeys()),
+        heartbeat, table.indexes());
   }
 
+  /** The keys passed to Hudi for this table, with the lock the daemon takes by default when none is configured. */
   public Map<String, String> effectiveKeys(ServicedTable table, HoodieTableMetaClient metaClient) {
-    return TableWriteConfigs.effectiveKeys(metaClient, table.hoodieKeys(), heartbeat, table.indexes());
+    Map<String, String> keys = table.hoodieKeys();
+    if (!DefaultTableLock.configured(keys)) {
+      Optional<String> provider = DefaultTableLock.forBasePath(table.basePath());
+      if (provider.isPresent()) {
+        keys = new HashMap<>(keys);
+        keys.put(LockProviderCheck.LOCK_PROVIDER_KEY, provider.get());
+      }
+    }
+    return TableWriteConfigs.effectiveKeys(metaClient, keys, heartbeat, table.indexes());
   }
 
   /** A write client over a fresh meta client; callers close it. */

@@ -2,12 +2,10 @@ package io.huditsd.executors;
 
 import io.huditsd.config.MetadataIndexState;
 import org.apache.hudi.client.heartbeat.HeartbeatUtils;
-import org.apache.hudi.client.transaction.TransactionManager;
 import org.apache.hudi.common.engine.HoodieEngineContext;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
 import org.apache.hudi.common.table.timeline.InstantGenerator;
-import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.metadata.HoodieTableMetadataUtil;
 import org.slf4j.Logger;
@@ -74,16 +72,8 @@ final class IndexRollback {
     });
   }
 
-  /** Runs {@code change} on a freshly loaded meta client while holding the table lock the writers use. */
   private static <T> T underTableLock(HoodieWriteConfig config, HoodieTableMetaClient metaClient,
                                       Function<HoodieTableMetaClient, T> change) {
-    TransactionManager transactions = new TransactionManager(config, metaClient.getStorage());
-    transactions.beginStateChange(Option.empty(), Option.empty());
-    try {
-      return change.apply(HoodieTableMetaClient.reload(metaClient));
-    } finally {
-      transactions.endStateChange(Option.empty());
-      transactions.close();
-    }
+    return TableLock.underTableLock(config, metaClient, change);
   }
 }

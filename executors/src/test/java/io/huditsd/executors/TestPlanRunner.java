@@ -110,6 +110,24 @@ class TestPlanRunner {
     }
   }
 
+  /**
+   * Another process completed the plan after this run found it pending (overlapping once runs): Hudi refuses it
+   * under the table lock, and the run is a skip, not a failure.
+   */
+  @Test
+  void aCompactionCompletedElsewhereAfterItWasFoundPendingIsSkipped() throws IOException {
+    ServicedTable table = tableWithScheduledCompaction();
+    PendingPlan plan = onlyPlan(table);
+    runner.apply(WorkItem.forPlan(table, plan));
+
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = localTables.hudiTables().writeClient(table)) {
+      assertThatThrownBy(() -> new CompactionAction().execute(client, Optional.of(plan.instant())))
+          .isInstanceOf(PlanSkippedException.class)
+          .hasMessage("plan " + plan.instant() + " is no longer pending (completed elsewhere; Hudi checked under the"
+              + " table lock)");
+    }
+  }
+
   @Test
   void archiveRunsWithoutAPlan() throws IOException {
     ServicedTable table = localTables.create(directory.resolve("events"), HoodieTableType.COPY_ON_WRITE, 9, Map.of());

@@ -125,9 +125,10 @@ public final class HadoopStorageLockClient implements StorageLockClient {
     }
     try {
       if (local) {
-        java.nio.file.Path linked = java.nio.file.Path.of(target.toUri());
+        // Qualified: a writer may name its table without a scheme ("/data/orders"), and Path.of(URI) needs one.
+        java.nio.file.Path linked = java.nio.file.Path.of(fileSystem.makeQualified(target).toUri());
         try {
-          Files.createLink(linked, java.nio.file.Path.of(temporary.toUri()));
+          Files.createLink(linked, java.nio.file.Path.of(fileSystem.makeQualified(temporary).toUri()));
           return true;
         } catch (FileAlreadyExistsException e) {
           return false;

@@ -14,12 +14,14 @@ public final class MeteredLocks {
 
   /**
    * The same keys with {@code hoodie.write.lock.provider} replaced by the metered provider, which delegates to
-   * {@link #daemonProvider} of the configured one ({@code defaultProvider} when none is configured).
+   * {@link #daemonProvider} of the configured one ({@link DefaultTableLock} when none is configured).
+   *
+   * @throws DefaultTableLock.NoTableLockException when no lock is configured and the table's store has no default
    */
-  public static Map<String, String> wrap(String tableId, String basePath, Map<String, String> keys,
-                                         String defaultProvider) {
-    Map<String, String> wrapped = new HashMap<>(keys);
-    String provider = keys.getOrDefault(LockProviderCheck.LOCK_PROVIDER_KEY, defaultProvider).trim();
+  public static Map<String, String> wrap(String tableId, String basePath, Map<String, String> keys) {
+    Map<String, String> withLock = DefaultTableLock.apply(basePath, keys);
+    Map<String, String> wrapped = new HashMap<>(withLock);
+    String provider = withLock.get(LockProviderCheck.LOCK_PROVIDER_KEY).trim();
     if (provider.equals(MeteredLockProvider.class.getName())) {
       return wrapped;
     }

@@ -119,6 +119,25 @@ class TestHadoopStorageLocks {
     assertThat(first.readCurrentLockFile().getRight().get().getOwner()).isEqualTo("second");
   }
 
+  /** Writers often name a local table without a scheme; the lock is the same file as with {@code file:}. */
+  @Test
+  void aTableNamedWithoutASchemeIsLockedLikeItsFileUri() throws Exception {
+    HadoopStorageLockProvider schemeless = new HadoopStorageLockProvider(
+        configuration(basePath.toString(), "10", "1"),
+        new HadoopStorageConfiguration(new org.apache.hadoop.conf.Configuration()));
+    HadoopStorageLockProvider withScheme = provider();
+    try {
+      assertThat(schemeless.tryLock(2, TimeUnit.SECONDS)).as("lock on %s", basePath).isTrue();
+      assertThat(withScheme.tryLock(1_500, TimeUnit.MILLISECONDS)).as("lock on %s while held", baseUri()).isFalse();
+      schemeless.unlock();
+      assertThat(withScheme.tryLock(2, TimeUnit.SECONDS)).as("lock on %s after release", baseUri()).isTrue();
+      withScheme.unlock();
+    } finally {
+      schemeless.close();
+      withScheme.close();
+    }
+  }
+
   @Test
   void hudisOwnStorageProviderHasNoClientForLocalTables() {
     assertThatThrownBy(() -> new StorageBasedLockProvider(configuration(baseUri(), "10", "1"),

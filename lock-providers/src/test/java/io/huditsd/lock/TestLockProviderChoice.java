@@ -5,10 +5,11 @@ import org.junit.jupiter.api.Test;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Which provider the daemon takes for the one a table's writers use, and what the configuration check refuses. */
 class TestLockProviderChoice {
-  private static final String IN_PROCESS = "org.apache.hudi.client.transaction.lock.InProcessLockProvider";
+  private static final String IN_PROCESS = DefaultTableLock.IN_PROCESS_PROVIDER;
 
   @Test
   void hudisProvidersAreReplacedByTheirFencedEquivalentsBehindTheMeter() {
@@ -23,13 +24,65 @@ class TestLockProviderChoice {
     assertThat(MeteredLocks.daemonProvider(IN_PROCESS, "file:/data/orders")).isEqualTo(IN_PROCESS);
 
     Map<String, String> wrapped = MeteredLocks.wrap("orders", "file:/data/orders",
-        Map.of(LockProviderCheck.LOCK_PROVIDER_KEY, LockProviderCheck.ZOOKEEPER_PROVIDER), IN_PROCESS);
+        Map.of(LockProviderCheck.LOCK_PROVIDER_KEY, LockProviderCheck.ZOOKEEPER_PROVIDER));
     assertThat(wrapped)
         .containsEntry(LockProviderCheck.LOCK_PROVIDER_KEY, MeteredLockProvider.class.getName())
         .containsEntry(MeteredLockProvider.DELEGATE_KEY, ZookeeperFencedLockProvider.class.getName())
         .containsEntry(MeteredLockProvider.TABLE_KEY, "orders");
-    assertThat(MeteredLocks.wrap("orders", "file:/data/orders", Map.of(), IN_PROCESS))
+    assertThat(MeteredLocks.wrap("orders", "file:/data/orders",
+        Map.of(LockProviderCheck.LOCK_PROVIDER_KEY, IN_PROCESS)))
         .containsEntry(MeteredLockProvider.DELEGATE_KEY, IN_PROCESS);
+  }
+
+  @Test
+  void withNoLockConfiguredFileAndHdfsTablesTakeTheStorageLockAcrossProcesses() {
+    for (String basePath : new String[] {"file:/data/orders", "/data/orders", "hdfs://nn/data/orders"}) {
+      assertThat(MeteredLocks.wrap("orders", basePath, Map.of("hoodie.clean.commits.retained", "4")))
+          .as("keys for %s", basePath)
+          .containsEntry(LockProviderCheck.LOCK_PROVIDER_KEY, MeteredLockProvider.class.getName())
+          .containsEntry(MeteredLockProvider.DELEGATE_KEY, HadoopStorageLockProvider.class.getName())
+          .containsEntry("hoodie.clean.commits.retained", "4");
+      assertThat(LockProviderCheck.check("tables[0].hoodie", Map.of(), basePath)).as("check of %s", basePath)
+          .isEmpty();
+    }
+  }
+
+  @Test
+  void withNoLockConfiguredAnObjectStoreTableIsRefusedNamingTheKeysToSet() {
+    String missing = "no table lock is configured for s3a://lake/orders, and the daemon has no cross-process lock of"
+        + " its own for this store (its storage lock supports file and hdfs tables): set hoodie.write.lock.provider"
+        + " to the lock your writers use, e.g. " + LockProviderCheck.ZOOKEEPER_PROVIDER
+        + " with hoodie.write.lock.zookeeper.url and hoodie.write.lock.zookeeper.base_path";
+    assertThat(LockProviderCheck.check("tables[0].hoodie", Map.of(), "s3a://lake/orders"))
+        .containsExactly("tables[0].hoodie: " + missing);
+    assertThatThrownBy(() -> MeteredLocks.wrap("orders", "s3a://lake/orders", Map.of()))
+        .isInstanceOf(DefaultTableLock.NoTableLockException.class)
+        .hasMessage(missing);
+    assertThat(LockProviderCheck.check("tables[0].hoodie", Map.of(
+        LockProviderCheck.LOCK_PROVIDER_KEY, LockProviderCheck.ZOOKEEPER_PROVIDER,
+        "hoodie.write.lock.zookeeper.url", "zk1", "hoodie.write.lock.zookeeper.base_path", "/hudi"),
+        "s3a://lake/orders")).isEmpty();
+  }
+
+  @Test
+  void anExplicitInProcessLockIsAllowedWithAWarning() {
+    Map<String, String> inProcess = Map.of(LockProviderCheck.LOCK_PROVIDER_KEY, IN_PROCESS);
+    assertThat(LockProviderCheck.check("tables[0].hoodie", inProcess, "file:/data/orders")).isEmpty();
+    assertThat(LockProviderCheck.warnings("tables[0].hoodie", inProcess)).singleElement().asString()
+        .startsWith("tables[0].hoodie: hoodie.write.lock.provider=" + IN_PROCESS + " excludes only threads of this"
+            + " process");
+    assertThat(LockProviderCheck.warnings("tables[0].hoodie", Map.of())).isEmpty();
+  }
+
+  @Test
+  void singleWriterModeIsRefusedBecauseHudiThenTakesNoTableLock() {
+    assertThat(LockProviderCheck.check("--hoodie-conf", Map.of("hoodie.write.concurrency.mode", "single_writer")))
+        .containsExactly("--hoodie-conf: hoodie.write.concurrency.mode=single_writer takes no table lock, but the"
+            + " daemon is always a second process on the table; leave the key unset (the daemon uses"
+            + " OPTIMISTIC_CONCURRENCY_CONTROL) or set OPTIMISTIC_CONCURRENCY_CONTROL or"
+            + " NON_BLOCKING_CONCURRENCY_CONTROL");
+    assertThat(LockProviderCheck.check("--hoodie-conf",
+        Map.of("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL"))).isEmpty();
   }
 
   @Test

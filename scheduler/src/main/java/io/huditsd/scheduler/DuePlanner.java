@@ -130,6 +130,15 @@ public final class DuePlanner {
       return Optional.empty();
     }
     metaClient.reloadActiveTimeline();
+    List<String> scheduled = new ArrayList<>(List.of(instant.get()));
+    if (withdrawOverlapping(table, metaClient, tables.writeConfig(table, metaClient), PendingPlans.list(metaClient),
+        scheduled)) {
+      metaClient.reloadActiveTimeline();
+    }
+    if (scheduled.isEmpty()) {
+      throw new IllegalStateException("table " + table.id() + ": the new " + service.configName() + " plan "
+          + instant.get() + " shares file groups with another pending plan and was not kept; see the log");
+    }
     for (PendingPlan plan : PendingPlans.list(metaClient)) {
       if (plan.instant().equals(instant.get())) {
         LOG.info("Scheduled on request table={} service={} instant={} {}{}", table.id(), service.configName(),
@@ -266,10 +275,22 @@ public final class DuePlanner {
               plan.instant(), PlanSizes.of(metaClient, plan), skippedHot(table, metaClient, plan));
         }
       }
+      if (withdrawOverlapping(table, metaClient, config, pending, scheduled)) {
+        metaClient.reloadActiveTimeline();
+        pending = PendingPlans.list(metaClient);
+      }
     }
 
     int enqueued = 0;
+    Map<String, List<String>> overlapping = OverlappingPlans.later(pending);
     for (PendingPlan plan : pending) {
+      if (overlapping.containsKey(plan.instant())) {
+        LOG.error("Not executing plan table={} service={} instant={}: it shares file groups with the earlier pending"
+            + " plan(s) {}, so some process planned without a table lock that excludes the others (check"
+            + " hoodie.write.lock.provider on the daemon and the writers); remove the later plan", table.id(),
+            plan.service().configName(), plan.instant(), overlapping.get(plan.instant()));
+        continue;
+      }
       if (table.runs(plan.service()) && pool.submit(WorkItem.forPlan(table, plan)).isPresent()) {
         enqueued++;
         if (!scheduled.contains(plan.instant())) {
@@ -306,6 +327,33 @@ public final class DuePlanner {
     int skipped = HotFileGroups.skippedIn(ClusteringUtils.getPendingClusteringPlan(metaClient, plan.instant()));
     IngestionMetrics.SKIPPED_HOT.labels(table.id()).inc(skipped);
     return " skippedHot=" + skipped;
+  }
+
+  /**
+   * Withdraws the plans this round wrote ({@code scheduled}) that share file groups with an earlier pending plan (see
+   * {@link OverlappingPlans}), removing them from {@code scheduled}.
+   *
+   * @return whether a plan was removed from the timeline
+   */
+  private static boolean withdrawOverlapping(ServicedTable table, HoodieTableMetaClient metaClient,
+                                             HoodieWriteConfig config, List<PendingPlan> pending,
+                                             List<String> scheduled) {
+    Map<String, List<String>> overlapping = OverlappingPlans.later(pending);
+    boolean withdrawn = false;
+    for (String instant : List.copyOf(scheduled)) {
+      List<String> earlier = overlapping.get(instant);
+      if (earlier == null) {
+        continue;
+      }
+      boolean removed = OverlappingPlans.withdraw(config, metaClient, instant);
+      LOG.error("Plan table={} instant={} shares file groups with the earlier pending plan(s) {}: another process"
+          + " planned without a table lock that excludes this one (check hoodie.write.lock.provider on the daemon"
+          + " and the writers). {}", table.id(), instant, earlier,
+          removed ? "Withdrawn." : "Its execution has started elsewhere; it is not executed here.");
+      scheduled.remove(instant);
+      withdrawn |= removed;
+    }
+    return withdrawn;
   }
 
   /** The earliest expiry among live heartbeats of inflight plans this table's runs would skip. */

@@ -25,7 +25,7 @@ import java.util.TreeMap;
 /**
  * A writer of a {@link LocalTables} table as Hudi's documentation asks writers to run while an index is built
  * asynchronously: Hudi's Java write client, optimistic concurrency with the same lock as the daemon
- * (InProcessLockProvider, one JVM), LAZY rollback, the metadata table on, the index enable flags on with
+ * (the daemon's default storage lock, {@code HadoopStorageLockProvider}), LAZY rollback, the metadata table on, the index enable flags on with
  * {@code hoodie.metadata.index.async=true}. It keeps the rows it wrote as the expected model.
  */
 final class LiveWriter implements AutoCloseable {
@@ -49,7 +49,7 @@ final class LiveWriter implements AutoCloseable {
     props.put("hoodie.avro.schema", LocalTables.SCHEMA.toString());
     props.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
     props.put("hoodie.cleaner.policy.failed.writes", "LAZY");
-    props.put("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.InProcessLockProvider");
+    props.put("hoodie.write.lock.provider", "io.huditsd.lock.HadoopStorageLockProvider");
     props.put("hoodie.embed.timeline.server", "false");
     props.put("hoodie.write.markers.type", "DIRECT");
     props.put("hoodie.write.auto.upgrade", "false");

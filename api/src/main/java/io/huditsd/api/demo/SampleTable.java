@@ -3,6 +3,7 @@ package io.huditsd.api.demo;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import io.huditsd.lock.HadoopStorageLockProvider;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.client.WriteStatus;
@@ -76,7 +77,9 @@ public final class SampleTable implements AutoCloseable {
     Properties properties = new Properties();
     properties.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
     properties.put("hoodie.cleaner.policy.failed.writes", "LAZY");
-    properties.put("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.InProcessLockProvider");
+    // The daemon's default lock on file and hdfs tables: the writer excludes the daemon's services whether they run
+    // in this JVM (bin/tsd demo) or in other processes.
+    properties.put("hoodie.write.lock.provider", HadoopStorageLockProvider.class.getName());
     // Ingestion first: a pending clustering plan never fails this writer; the clustering yields (see README).
     properties.put("hoodie.write.lock.conflict.resolution.strategy",
         "io.huditsd.lock.IngestionFirstConflictResolutionStrategy");

@@ -1,6 +1,7 @@
 package io.huditsd.api.rest;
 
 import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
 import io.huditsd.config.ServicedTables;
 import io.huditsd.config.TablePaths;
 import io.huditsd.executors.HudiTables;
@@ -9,6 +10,7 @@ import io.huditsd.executors.PendingPlans;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
 import io.huditsd.ha.TableOwnership;
+import io.huditsd.lock.LockProviderCheck;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.scheduler.TableProblem;
 import io.huditsd.scheduler.TableRegistry;
@@ -120,7 +122,13 @@ public final class TableServiceManagerResource {
     } catch (TableProblem e) {
       throw ApiException.badRequest("basepath: " + e.getMessage());
     }
-    registry.add(servicedTables.discovered(basePath));
+    ServicedTable table = servicedTables.discovered(basePath);
+    // As at start for configured tables: a table whose store has no default lock and that names none is refused.
+    List<String> lockErrors = LockProviderCheck.check("basepath", table.hoodieKeys(), basePath);
+    if (!lockErrors.isEmpty()) {
+      throw ApiException.badRequest(String.join("; ", lockErrors));
+    }
+    registry.add(table);
     return registry.byBasePath(basePath)
         .orElseThrow(() -> ApiException.conflict("Table at " + basePath + " could not be registered"));
   }

@@ -110,7 +110,8 @@ final class CopyTables {
     Properties properties = new Properties();
     properties.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
     properties.put("hoodie.cleaner.policy.failed.writes", "LAZY");
-    properties.put("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.InProcessLockProvider");
+    // The daemon's default lock on local tables, so the writer and the services under test exclude each other.
+    properties.put("hoodie.write.lock.provider", "io.huditsd.lock.HadoopStorageLockProvider");
     properties.put("hoodie.embed.timeline.server", "false");
     properties.put("hoodie.write.markers.type", "DIRECT");
     properties.put("hoodie.compact.inline", "false");
