@@ -34,10 +34,12 @@ public final class ClusteringAction implements ServiceAction {
         ClusteringUtils.getPendingClusteringPlan(metaClient, clusteringInstant));
     long start = System.nanoTime();
     HoodieWriteConflictException conflict;
-    try (PlanHeartbeat heartbeat = PlanHeartbeat.start(metaClient.getStorage(), config, clusteringInstant)) {
+    try (PlanHeartbeat heartbeat = PlanHeartbeat.claimClustering(config, metaClient, clusteringInstant)) {
       WriteStatsTotals totals = WriteStatsTotals.of(client.cluster(clusteringInstant, true));
       return new ActionResult(service(), instant, totals.fileGroups(), bytesIn, totals.bytesWritten(),
           Duration.ofNanos(System.nanoTime() - start));
+    } catch (PlanSkippedException e) {
+      throw e;
     } catch (RuntimeException e) {
       conflict = writeConflict(e).orElseThrow(() -> e);
     }

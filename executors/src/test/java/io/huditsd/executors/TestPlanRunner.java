@@ -128,6 +128,40 @@ class TestPlanRunner {
     }
   }
 
+  /**
+   * The same race for clustering, which Hudi does not guard: without the daemon's own heartbeat check under the
+   * table lock both processes would rewrite the plan's file groups.
+   */
+  @Test
+  void skipsARequestedClusteringThatAnotherProcessStartedFirst() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("events"), HoodieTableType.COPY_ON_WRITE, 9,
+        Map.of("hoodie.clustering.inline.max.commits", "1",
+            "hoodie.clustering.plan.strategy.hot.commits", "0", "hoodie.clustering.plan.strategy.hot.minutes", "0"));
+    localTables.upsert(table, 0, 10, 1);
+    localTables.upsert(table, 10, 10, 1);
+    String instant;
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = localTables.hudiTables().writeClient(table)) {
+      instant = client.scheduleClustering(Option.empty()).get();
+    }
+    PendingPlan plan = onlyPlan(table);
+    assertThat(plan.inflight()).as("the plan is still requested, so the liveness check lets it through").isFalse();
+    HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
+    try (HoodieHeartbeatClient heartbeat = new HoodieHeartbeatClient(metaClient.getStorage(),
+        table.basePath(), 60_000L, 2)) {
+      heartbeat.start(instant);
+
+      assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, plan)))
+          .isInstanceOf(PlanSkippedException.class)
+          .hasMessage("plan " + instant + " is being executed by another process (its heartbeat is alive; checked "
+              + "under the table lock)");
+      heartbeat.stop(instant);
+    }
+    assertThat(onlyPlan(table).inflight()).as("the skipped run did not start the plan").isFalse();
+
+    ActionResult result = runner.apply(WorkItem.forPlan(table, onlyPlan(table)));
+    assertThat(result.fileGroups()).as("the plan runs once the other heartbeat is gone").isPositive();
+  }
+
   @Test
   void archiveRunsWithoutAPlan() throws IOException {
     ServicedTable table = localTables.create(directory.resolve("events"), HoodieTableType.COPY_ON_WRITE, 9, Map.of());
