@@ -12,6 +12,7 @@
 # Environment (defaults in brackets):
 #   TRIALS     rounds; each round runs every scenario once                 [20]
 #   SCENARIOS  subset of COMPACTION, CLUSTERING, BINARY_COPY, CLEAN, ARCHIVE, INDEX, ZOOKEEPER_RESTART,
+#              OVERLAPPING_ONCE_CLUSTERING,
 #              OVERLAPPING_ONCE                                              [all]
 #   SEED       random seed of the kill moments                               [time-based; printed]
 #

@@ -62,7 +62,8 @@ class ChaosIT {
     ARCHIVE("archive", "mor", Map.of()),
     INDEX("index", "index", Map.of()),
     ZOOKEEPER_RESTART("compaction", "mor", Map.of()),
-    OVERLAPPING_ONCE("compaction,clean", "mor", Map.of());
+    OVERLAPPING_ONCE("compaction,clean", "mor", Map.of()),
+    OVERLAPPING_ONCE_CLUSTERING("clustering", "cow", Map.of());
 
     final String services;
     final String table;
@@ -124,8 +125,9 @@ class ChaosIT {
     Files.writeString(config, configuration(scenario, table.basePath(), tables.lockKeys, port));
     List<String> failures = new ArrayList<>();
     switch (scenario) {
-      case OVERLAPPING_ONCE -> {
-        long compactionsBefore = tables.ledger(table).completedCompactions();
+      case OVERLAPPING_ONCE, OVERLAPPING_ONCE_CLUSTERING -> {
+        String kind = scenario == Scenario.OVERLAPPING_ONCE ? "compaction" : "clustering";
+        long before = tables.ledger(table).completed(kind);
         List<String> arguments = new ArrayList<>(List.of("once", "--table", table.basePath(), "--services",
             scenario.services, "--workers", "1"));
         for (Map.Entry<String, String> key : hoodieKeys(scenario, tables.lockKeys).entrySet()) {
@@ -143,9 +145,9 @@ class ChaosIT {
           }
         }
         failures.addAll(check(tables, table));
-        long compactions = tables.ledger(table).completedCompactions() - compactionsBefore;
-        if (compactions != 1) {
-          failures.add(compactions + " compactions completed by two overlapping once runs, expected 1");
+        long completed = tables.ledger(table).completed(kind) - before;
+        if (completed != 1) {
+          failures.add(completed + " " + kind + " plans completed by two overlapping once runs, expected 1");
         }
         return new Trial(number, scenario, disturbance, interrupted, failures);
       }

@@ -106,8 +106,8 @@ public final class PlanLedger {
         && metaClient.getTableType() == HoodieTableType.MERGE_ON_READ;
   }
 
-  /** Compaction plans seen completed so far. */
-  public long completedCompactions() {
-    return plans.values().stream().filter(entry -> entry.kind().equals("compaction") && entry.completed()).count();
+  /** Plans of {@code kind} ("compaction" or "clustering") seen completed so far. */
+  public long completed(String kind) {
+    return plans.values().stream().filter(entry -> entry.kind().equals(kind) && entry.completed()).count();
   }
 }
