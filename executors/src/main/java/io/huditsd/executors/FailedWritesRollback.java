@@ -2,7 +2,6 @@ package io.huditsd.executors;
 
 import io.huditsd.config.ServicedTable;
 import org.apache.hudi.client.HoodieJavaWriteClient;
-import org.apache.hudi.common.heartbeat.HoodieHeartbeatUtils;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
@@ -12,8 +11,6 @@ import org.apache.hudi.config.HoodieWriteConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,7 +94,7 @@ public final class FailedWritesRollback {
       if (ClusteringUtils.isClusteringInstant(pending, instant, metaClient.getInstantGenerator())) {
         continue;
       }
-      long last = lastHeartbeat(metaClient, instant.requestedTime());
+      long last = PlanLiveness.lastHeartbeatMillis(metaClient, instant.requestedTime());
       if (now - last > window) {
         expired.add(instant.requestedTime());
       } else {
@@ -108,15 +105,5 @@ public final class FailedWritesRollback {
       }
     }
     return new Scan(List.copyOf(expired), nextExpiry);
-  }
-
-  private static long lastHeartbeat(HoodieTableMetaClient metaClient, String instant) {
-    try {
-      return HoodieHeartbeatUtils.getLastHeartbeatTime(metaClient.getStorage(), metaClient.getBasePath().toString(),
-          instant);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read the heartbeat of instant " + instant + " of "
-          + metaClient.getBasePath(), e);
-    }
   }
 }

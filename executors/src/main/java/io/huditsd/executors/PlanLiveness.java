@@ -42,7 +42,7 @@ public final class PlanLiveness {
   }
 
   /** The heartbeat file's last update, 0 when there is none. */
-  private static long lastHeartbeatMillis(HoodieTableMetaClient metaClient, String instant) {
+  static long lastHeartbeatMillis(HoodieTableMetaClient metaClient, String instant) {
     try {
       return HoodieHeartbeatUtils.getLastHeartbeatTime(metaClient.getStorage(), metaClient.getBasePath().toString(),
           instant);
