@@ -49,6 +49,9 @@ class TestCorruptInstants {
   /** Broken JSON, and not an Avro container either. */
   private static final byte[] GARBAGE = "{\"partitionToWriteStats\": {\"eu\": [".getBytes(StandardCharsets.UTF_8);
   /** The lock, named: these tests write to tables that the daemon's polls and runs in this JVM also use. */
+  /** The tests cluster files they just wrote, which the ingestion-first filter would leave out as hot. */
+  private static final Map<String, String> NO_HOT_FILTER = Map.of("hoodie.clustering.plan.strategy.hot.commits", "0",
+      "hoodie.clustering.plan.strategy.hot.minutes", "0");
   private static final Map<String, String> LOCK = Map.of(
       "hoodie.write.lock.provider", InProcessLockProvider.class.getName());
 
@@ -101,7 +104,7 @@ class TestCorruptInstants {
 
   @Test
   void clusteringPlanAndItsCompletedReplaceCommit() throws IOException {
-    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, 9, Map.of());
+    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, 9, NO_HOT_FILTER);
     localTables.upsert(table, 0, 10, 1);
     localTables.upsert(table, 10, 10, 2);
     String instant = planner.scheduleNow(table, ServiceType.CLUSTERING).orElseThrow();
@@ -119,7 +122,7 @@ class TestCorruptInstants {
    */
   @Test
   void clusteringPlanAndItsCompletedReplaceCommitOfTableVersion6() throws IOException {
-    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, 6, Map.of());
+    ServicedTable table = table("orders", HoodieTableType.COPY_ON_WRITE, 6, NO_HOT_FILTER);
     localTables.upsert(table, 0, 10, 1);
     localTables.upsert(table, 10, 10, 2);
     String instant = planner.scheduleNow(table, ServiceType.CLUSTERING).orElseThrow();
