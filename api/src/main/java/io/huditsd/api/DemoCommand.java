@@ -11,7 +11,8 @@ import java.nio.file.Path;
 
 /**
  * {@code demo [DIR]}: the embedded default. Creates a sample MOR table under DIR, upserts into it every few seconds
- * from a built-in writer, and runs the daemon on it; writer and daemon share the table's default storage lock. Ctrl-C stops both.
+ * from a built-in writer, and runs the daemon on it; writer and daemon share the table's default storage lock.
+ * Ctrl-C stops both.
  */
 final class DemoCommand extends Command {
   DemoCommand() {
