@@ -81,7 +81,7 @@ class TestChartRendering {
     assertThat(hasName(pod.path("volumes"), "hudi-tsd-token")).isFalse();
 
     JsonNode config = rendered.daemonConfig();
-    assertThat(config.path("tables").get(0).path("path").asText()).isEqualTo("s3a://lake/warehouse/orders");
+    assertThat(config.path("tables").get(0).path("path").asText()).isEqualTo("hdfs://namenode:8020/warehouse/orders");
     assertThat(config.path("history").path("file").asText()).isEqualTo("/var/lib/tsd/history.jsonl");
     assertThat(config.path("auth").has("tokenFile")).isFalse();
     assertThat(config.path("server").path("applicationConnectors").get(0).path("port").asInt()).isEqualTo(8080);
