@@ -1,9 +1,9 @@
 package io.huditsd.api.demo;
 
+import io.huditsd.lock.HadoopStorageLockProvider;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import io.huditsd.lock.HadoopStorageLockProvider;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.client.WriteStatus;
