@@ -51,7 +51,7 @@ public final class IndexAction implements ServiceAction {
     MetadataIndexState.PendingIndexPlan plan = pendingPlan(metaClient, indexInstant);
     long start = System.nanoTime();
     if (plan.inflight()) {
-      throw rollBackAbandoned(client, metaClient, indexInstant);
+      throw skipInflight(client, metaClient, indexInstant);
     }
     Build build = build(client, metaClient, plan, start);
     dropIfIncomplete(client, metaClient, plan, build.startedAt());
@@ -75,8 +75,8 @@ public final class IndexAction implements ServiceAction {
    *
    * @return the skip to throw: nothing was built by this run, and the next poll plans the index anew
    */
-  private static PlanSkippedException rollBackAbandoned(HoodieJavaWriteClient<HoodieAvroPayload> client,
-                                                        HoodieTableMetaClient metaClient, String indexInstant) {
+  private static PlanSkippedException skipInflight(HoodieJavaWriteClient<HoodieAvroPayload> client,
+                                                   HoodieTableMetaClient metaClient, String indexInstant) {
     if (!PlanLiveness.hasHeartbeat(metaClient, indexInstant)) {
       return new PlanSkippedException("index build " + indexInstant + " is inflight without a heartbeat: another "
           + "process (Hudi's HoodieIndexer) runs it; hudi-tsd leaves it to that process");
@@ -91,7 +91,8 @@ public final class IndexAction implements ServiceAction {
    * What Hudi's indexer committed.
    *
    * @param committed the index commit's metadata
-   * @param startedAt an instant taken just before the build started: writer commits after it are caught up
+   * @param startedAt an instant time taken just before the build started: the writer commits since then must be in
+   *     the index (see {@link IndexCompleteness})
    */
   private record Build(HoodieIndexCommitMetadata committed, String startedAt) {
   }
