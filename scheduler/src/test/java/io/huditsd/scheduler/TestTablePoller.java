@@ -226,19 +226,31 @@ class TestTablePoller {
         new DuePlanner(hudiTables, pool), MAX_BACKOFF, PollObserver.NONE, ownership, clock);
     TableState state = new TableState(table);
     assertThat(owningPoller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    TableSnapshot before = state.snapshot();
     // A second delta commit makes compaction due.
     localTables.upsert(table, 0, 5, 2);
+    clock.advance(Duration.ofSeconds(30));
 
     // The replica owns the table when the poll starts and has lost it by the time the poll would plan; while the
     // poll is held there, the ZooKeeper thread hands the table back and asks for a replan.
     ownership.holdAfter(1);
     CompletableFuture<TablePoller.Result> poll = CompletableFuture.supplyAsync(() -> owningPoller.poll(state, false));
-    ownership.awaitHeld();
-    Thread zookeeper = new Thread(state::replanOnNextPoll, "zookeeper-event");
-    zookeeper.start();
-    zookeeper.join();
-    ownership.release();
+    try {
+      ownership.awaitHeld();
+      // Half-way through, the poll has loaded the changed table, but readers still see the last result whole.
+      TableSnapshot during = state.snapshot();
+      assertThat(during.metaClient().orElseThrow()).isSameAs(before.metaClient().orElseThrow());
+      assertThat(during.lastPoll()).isEqualTo(before.lastPoll());
+      assertThat(during.lastChange()).isEqualTo(before.lastChange());
+      assertThat(during.backlog()).isEqualTo(before.backlog());
+      Thread zookeeper = new Thread(state::replanOnNextPoll, "zookeeper-event");
+      zookeeper.start();
+      zookeeper.join();
+    } finally {
+      ownership.release();
+    }
     assertThat(poll.get(60, TimeUnit.SECONDS)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(state.snapshot().lastChange()).contains(clock.instant());
     assertThat(pool.snapshot()).isEmpty();
 
     // The replan asked for during that poll is owed to the next one, though the timeline did not change since.
