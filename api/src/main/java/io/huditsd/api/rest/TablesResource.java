@@ -19,6 +19,7 @@ import io.huditsd.scheduler.OperationOutcomes.Updated;
 import io.huditsd.scheduler.PlanPreview;
 import io.huditsd.scheduler.TableOperations;
 import io.huditsd.scheduler.TableRegistry;
+import io.huditsd.scheduler.TableSnapshot;
 import io.huditsd.scheduler.TableState;
 import io.huditsd.scheduler.view.FileSliceRows;
 import io.huditsd.scheduler.view.TableBacklog;
@@ -77,9 +78,10 @@ public final class TablesResource {
   @GET
   @Path("/{id}")
   public TableView get(@PathParam("id") String id) {
-    TableState state = table(id);
-    return TableView.of(state.snapshot(), outcomes.of(id), tables.effectiveKeys(state.table(), metaClient(state)),
-        owner(id));
+    TableSnapshot snapshot = table(id).snapshot();
+    HoodieTableMetaClient metaClient = snapshot.metaClient()
+        .orElseGet(() -> tables.metaClient(snapshot.table().basePath()));
+    return TableView.of(snapshot, outcomes.of(id), tables.effectiveKeys(snapshot.table(), metaClient), owner(id));
   }
 
   @GET
@@ -211,10 +213,6 @@ public final class TablesResource {
 
   private TableState table(String id) {
     return registry.get(id).orElseThrow(() -> ApiException.notFound("No table with id '" + id + "'"));
-  }
-
-  private HoodieTableMetaClient metaClient(TableState state) {
-    return state.metaClient().orElseGet(() -> tables.metaClient(state.table().basePath()));
   }
 
   private String owner(String id) {
