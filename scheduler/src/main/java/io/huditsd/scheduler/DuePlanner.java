@@ -145,13 +145,11 @@ public final class DuePlanner {
 
   private void enqueueScheduledOnRequest(ServicedTable table, HoodieTableMetaClient metaClient,
                                          PlannedService service, String instant) {
-    for (PendingPlan plan : PendingPlans.list(metaClient)) {
-      if (plan.instant().equals(instant)) {
-        LOG.info("Scheduled on request table={} service={} instant={} {}{}", table.id(), service.type().configName(),
-            plan.instant(), PlanSizes.of(metaClient, plan), scheduledDetail(table, metaClient, plan));
-        pool.submit(WorkItem.forPlan(table, plan));
-      }
-    }
+    PendingPlans.find(metaClient, instant).ifPresent(plan -> {
+      LOG.info("Scheduled on request table={} service={} instant={} {}{}", table.id(), service.type().configName(),
+          plan.instant(), PlanSizes.of(metaClient, plan), scheduledDetail(table, metaClient, plan));
+      pool.submit(WorkItem.forPlan(table, plan));
+    });
   }
 
   /**
