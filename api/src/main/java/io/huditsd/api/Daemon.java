@@ -27,6 +27,7 @@ import io.huditsd.scheduler.TableState;
 import io.prometheus.client.CollectorRegistry;
 import org.apache.hadoop.conf.Configuration;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
@@ -68,7 +69,7 @@ public final class Daemon implements Managed {
     this.planner = new DuePlanner(tables, pool);
     TablePoller poller = new TablePoller(tables, hadoopConfiguration, planner,
         Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()), new PollMetrics(metrics),
-        ownership::owns);
+        ownership::owns, Clock.systemUTC());
     this.polling = new PollingService(poller, registry, configuration.getPolling().threads());
     this.servicedTables = new ServicedTables(configuration);
     this.discovery = new DiscoveryService(

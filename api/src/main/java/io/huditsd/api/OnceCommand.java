@@ -21,6 +21,7 @@ import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkerPool;
 import io.huditsd.scheduler.DuePlanner;
 import io.huditsd.scheduler.OncePass;
+import io.huditsd.scheduler.PollObserver;
 import io.huditsd.scheduler.TablePoller;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.scheduler.TableProblem;
@@ -32,6 +33,7 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -123,8 +125,9 @@ final class OnceCommand extends Command {
             finished.add(run);
           }
         });
+    // A pass owns every table it is given.
     TablePoller poller = new TablePoller(hudiTables, hadoopConfiguration, new DuePlanner(hudiTables, pool),
-        Duration.ofMinutes(10));
+        Duration.ofMinutes(10), PollObserver.NONE, tableId -> true, Clock.systemUTC());
     List<String> failures;
     try {
       failures = new OncePass(poller, pool).run(tables, Duration.ofMinutes(namespace.getInt("timeout")), finished);

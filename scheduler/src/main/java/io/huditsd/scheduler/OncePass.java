@@ -37,7 +37,7 @@ public final class OncePass {
     for (int round = 1; round <= MAX_ROUNDS; round++) {
       int before = finishedRuns.size();
       for (TableState state : states) {
-        if (state.consecutiveFailures == 0) {
+        if (state.snapshot().consecutiveFailures() == 0) {
           poller.poll(state, true);
         }
       }
@@ -51,9 +51,7 @@ public final class OncePass {
       }
     }
     for (TableState state : states) {
-      if (state.lastError != null) {
-        problems.add(state.lastError);
-      }
+      state.snapshot().lastError().ifPresent(problems::add);
     }
     synchronized (finishedRuns) {
       for (RunRecord run : finishedRuns) {
