@@ -8,6 +8,7 @@ import io.dropwizard.core.setup.Bootstrap;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.HoodieKeyRules;
 import io.huditsd.config.ServiceType;
+import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TableIds;
 import io.huditsd.config.TablePaths;
@@ -105,7 +106,8 @@ final class OnceCommand extends Command {
           continue;
         }
         LockProviderCheck.warnings("--hoodie-conf", keys).forEach(warning -> LOG.warn("{}: {}", basePath, warning));
-        tables.add(new ServicedTable(TableIds.derive(basePath), basePath, services, Duration.ofSeconds(30), keys));
+        tables.add(new ServicedTable(TableIds.derive(basePath), basePath, services, Duration.ofSeconds(30), keys,
+            MetadataIndexes.none()));
       } catch (TableProblem e) {
         problems.add(e.getMessage());
       } catch (RuntimeException e) {
