@@ -33,6 +33,7 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -71,7 +72,7 @@ final class OnceCommand extends Command {
         .help("worker threads, 1 to " + WorkerConfig.MAX_COUNT + " (default: cores)");
     subparser.addArgument("--timeout-minutes").dest("timeout").type(Integer.class)
         .choices(Arguments.range(1, Integer.MAX_VALUE)).metavar("MINUTES").setDefault(120)
-        .help("give up waiting for plans after this long");
+        .help("give up waiting for plans after this long, for the whole pass (default: 120)");
   }
 
   @Override
@@ -129,7 +130,7 @@ final class OnceCommand extends Command {
         Duration.ofMinutes(10));
     List<String> failures;
     try {
-      failures = new OncePass(poller, pool).run(tables, Duration.ofMinutes(namespace.getInt("timeout")), finished);
+      failures = new OncePass(poller, pool, Clock.systemUTC()).run(tables, Duration.ofMinutes(namespace.getInt("timeout")), finished);
     } finally {
       pool.shutdown(Duration.ofSeconds(30));
       ZookeeperClients.closeAll();
