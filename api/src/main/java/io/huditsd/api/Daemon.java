@@ -136,6 +136,8 @@ public final class Daemon implements Managed {
     discovery.close();
     polling.close();
     pool.shutdown(Duration.ofSeconds(60));
+    // After the pool, so that the runs it finished while stopping reach the file.
+    history.close();
     // After the pool: tables are handed over only once their running work is done.
     ownership.close();
     ZookeeperClients.closeAll();
