@@ -29,6 +29,7 @@ import io.prometheus.client.CollectorRegistry;
 import org.apache.hadoop.conf.Configuration;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -106,7 +107,7 @@ public final class Daemon implements Managed {
                                                CollectorRegistry metrics) {
     TablePoller poller = new TablePoller(tables, hadoopConfiguration, planner,
         Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()), new PollMetrics(metrics),
-        ownership::owns);
+        ownership::owns, Clock.systemUTC());
     return new PollingService(poller, registry, configuration.getPolling().threads());
   }
 

@@ -22,6 +22,7 @@ import io.huditsd.lock.LockProviderCheck;
 import io.huditsd.lock.ZookeeperClients;
 import io.huditsd.scheduler.DuePlanner;
 import io.huditsd.scheduler.OncePass;
+import io.huditsd.scheduler.PollObserver;
 import io.huditsd.scheduler.TablePoller;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.scheduler.TableProblem;
@@ -165,8 +166,9 @@ final class OnceCommand extends Command {
             finished.add(run);
           }
         });
+    // A pass owns every table it is given.
     TablePoller poller = new TablePoller(hudiTables, hadoopConfiguration, new DuePlanner(hudiTables, pool),
-        Duration.ofMinutes(10));
+        Duration.ofMinutes(10), PollObserver.NONE, tableId -> true, Clock.systemUTC());
     try {
       return new OncePass(poller, pool, Clock.systemUTC()).run(tables, timeout, finished);
     } finally {

@@ -20,6 +20,7 @@ import io.huditsd.api.rest.TableServiceManagerResource;
 import io.huditsd.api.rest.IndexesResource;
 import io.huditsd.api.rest.TablesResource;
 import io.huditsd.config.ServicedTables;
+import io.huditsd.scheduler.TableOperations;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.config.TsdConfiguration;
 import io.huditsd.executors.clustering.BinaryCopyMetrics;
@@ -96,14 +97,16 @@ public class TsdApplication extends Application<TsdConfiguration> {
     environment.admin().addServlet("prometheus", new PrometheusServlet(metrics)).addMapping("/prometheus");
     Daemon daemon = new Daemon(configuration, metrics, environment.getObjectMapper());
     environment.lifecycle().manage(daemon);
+    TableOperations operations = new TableOperations(daemon.registry(), daemon.tables(), daemon.pool(),
+        daemon.planner(), daemon.ownership());
     environment.jersey().register(new TablesResource(daemon.registry(), daemon.tables(), daemon.pool(),
-        daemon.history(), daemon.outcomes(), daemon.planner(), daemon.ownership()));
-    environment.jersey().register(new RunsResource(daemon.pool(), daemon.history()));
+        daemon.history(), daemon.outcomes(), operations, daemon.ownership()));
+    environment.jersey().register(new RunsResource(daemon.pool(), daemon.history(), operations));
     environment.jersey().register(new IndexesResource(daemon.registry(), daemon.tables()));
     environment.jersey().register(new OpenApiResource());
-    environment.jersey().register(new TableServiceManagerResource(daemon.registry(), daemon.tables(), daemon.pool(),
+    environment.jersey().register(new TableServiceManagerResource(daemon.registry(), operations,
         new ServicedTables(configuration), new TableProbe(daemon.hadoopConfiguration()),
-        configuration.getTableServiceManager().registerUnknownTables(), daemon.ownership()));
+        configuration.getTableServiceManager().registerUnknownTables()));
     environment.jersey().register(new BodySizeFilter(configuration.getAuth().maxBodyBytes()));
     environment.jersey().register(new JsonErrorMapper());
     JsonErrorHandler.install(environment.lifecycle(), environment.getObjectMapper());

@@ -13,6 +13,7 @@ import io.huditsd.api.rest.RunsResource;
 import io.huditsd.api.rest.TableServiceManagerResource;
 import io.huditsd.api.rest.TablesResource;
 import io.huditsd.config.HeartbeatSettings;
+import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServicedTable;
@@ -376,6 +377,25 @@ class TestRestApi {
     assertThat(documented).isEqualTo(served);
   }
 
+  /** The table runs compaction and clean only; a writer may still schedule clustering on it, which is its own. */
+  @Test
+  @Order(9)
+  void plansOfAServiceDisabledOnTheTableAreNeverQueued() {
+    String instant = scheduleClusteringAsAWriter();
+    assertError(api.post("/api/v1/tables/" + TABLE + "/plans/" + instant + "/execute", null), 409,
+        "Service clustering is not enabled on table 'orders'");
+    Reply handover = api.get("/v1/hoodie/service/cluster?basepath=" + tablePath + "&instant=" + instant
+        + "&table_name=orders");
+    assertThat(handover.status()).isEqualTo(200);
+    assertThat(handover.json().path("queued")).isEmpty();
+    assertThat(handover.json().path("ignored").get(0).asText()).isEqualTo(instant);
+    assertThat(handover.json().path("message").asText()).isEqualTo("clustering is not enabled on this table; "
+        + "the daemon does not execute its plans");
+    assertThat(api.get("/api/v1/runs").json()).noneMatch(run -> run.path("instant").asText().equals(instant));
+    assertError(api.post("/api/v1/tables/" + TABLE + "/schedule", "{\"service\":\"clustering\"}"), 409,
+        "Service clustering is not enabled on table 'orders'");
+  }
+
   @Test
   @Order(10)
   void runHistorySurvivesARestart() throws Exception {
@@ -402,6 +422,19 @@ class TestRestApi {
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
       Option<String> instant = client.scheduleCompaction(Option.empty());
       assertThat(instant.isPresent()).as("the writer scheduled a compaction").isTrue();
+      return instant.get();
+    }
+  }
+
+  private static String scheduleClusteringAsAWriter() {
+    HudiTables tables = new HudiTables(new Configuration(), new HeartbeatSettings(1000, 1));
+    ServicedTable table = new ServicedTable(TABLE, "file:" + tablePath, Set.of(ServiceType.CLUSTERING),
+        Duration.ofSeconds(1), Map.of("hoodie.clustering.inline.max.commits", "1",
+        "hoodie.clustering.plan.strategy.hot.commits", "0", "hoodie.clustering.plan.strategy.hot.minutes", "0"),
+        MetadataIndexes.none());
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
+      Option<String> instant = client.scheduleClustering(Option.empty());
+      assertThat(instant.isPresent()).as("the writer scheduled a clustering").isTrue();
       return instant.get();
     }
   }

@@ -17,6 +17,9 @@ public final class HoodieKeyRules {
   private static final String SINGLE_FILE_GROUP = "Hudi 1.2.0's Java engine builds a metadata index correctly only "
       + "with one file group, so the daemon builds each index with one";
 
+  private static final String INGESTION_FIRST = "the daemon's commits always lose a conflict with a writer's "
+      + "(see \"Ingestion first\"); tune it with hoodie.clustering.plan.strategy.hot.commits / .hot.minutes";
+
   /** Keys the daemon sets itself, with the reason a user may not. */
   public static final Map<String, String> DAEMON_OWNED = Map.ofEntries(
       Map.entry("hoodie.write.table.version", "the daemon pins it to the table's own hoodie.table.version"),
@@ -50,6 +53,10 @@ public final class HoodieKeyRules {
       Map.entry("hoodie.metadata.global.record.level.index.max.filegroup.count", SINGLE_FILE_GROUP),
       Map.entry("hoodie.metadata.record.index.min.filegroup.count", SINGLE_FILE_GROUP),
       Map.entry("hoodie.metadata.record.index.max.filegroup.count", SINGLE_FILE_GROUP),
+      // Ingestion first: with Hudi's own resolution a daemon clustering can commit over file groups a writer just
+      // updated (the writer's commit then fails, or with PreferWriter writers its rows are replaced).
+      Map.entry("hoodie.write.lock.conflict.resolution.strategy", INGESTION_FIRST),
+      Map.entry("hoodie.clustering.fail.on.pending.ingestion.during.conflict.resolution", INGESTION_FIRST),
       Map.entry("hoodie.metadata.streaming.write.enabled",
           "the daemon's metadata-table writer must not roll back a concurrent Spark writer's metadata commit"));
 

@@ -89,6 +89,7 @@ class TestConfigurationChecks {
           hoodie.table.type: COPY_ON_WRITE
           hoodie.table.version: "8"
           hoodie.log.compaction.enable: "true"
+          hoodie.write.lock.conflict.resolution.strategy: org.apache.hudi.client.transaction.SimpleConcurrentFileWritesConflictResolutionStrategy
         """)).containsExactly(
         // The hoodie map is sorted by key, so errors come in key order.
         "hoodie: key 'hoodie.base.path' may not be set: it comes from the table's path",
@@ -99,6 +100,9 @@ class TestConfigurationChecks {
         "hoodie: key 'hoodie.table.type' may not be set: it comes from the table's hoodie.properties",
         "hoodie: key 'hoodie.table.version' may not be set: it comes from the table's hoodie.properties",
         "hoodie: key 'hoodie.write.auto.upgrade' may not be set: the daemon never upgrades a table",
+        "hoodie: key 'hoodie.write.lock.conflict.resolution.strategy' may not be set: the daemon's commits always"
+            + " lose a conflict with a writer's (see \"Ingestion first\"); tune it with"
+            + " hoodie.clustering.plan.strategy.hot.commits / .hot.minutes",
         "hoodie: key 'hoodie.write.markers.type' may not be set: the Java engine needs DIRECT markers",
         "hoodie: key 'hoodie.write.table.version' may not be set: the daemon pins it to the table's own"
             + " hoodie.table.version");

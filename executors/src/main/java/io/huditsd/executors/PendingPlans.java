@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -60,6 +61,15 @@ public final class PendingPlans {
           metaClient.getBasePath(), timeline.filterPendingLogCompactionTimeline().getInstants());
     }
     return plans;
+  }
+
+  /**
+   * The pending plan at {@code instant}, of whichever service: the one lookup of "is this plan still pending" for
+   * REST, the table service manager endpoint, the runner and the scheduler. An instant names one plan on a
+   * timeline; callers that expect a service check {@link PendingPlan#service()}.
+   */
+  public static Optional<PendingPlan> find(HoodieTableMetaClient metaClient, String instant) {
+    return list(metaClient).stream().filter(plan -> plan.instant().equals(instant)).findFirst();
   }
 
   static Set<String> compactionFileGroups(HoodieCompactionPlan plan) {

@@ -89,9 +89,8 @@ public final class PlanRunner implements Function<WorkItem, ActionResult> {
 
   private void checkStillPending(WorkItem item, HoodieTableMetaClient metaClient) {
     String instant = item.instant().orElseThrow();
-    Optional<PendingPlan> plan = PendingPlans.list(metaClient).stream()
-        .filter(pending -> pending.service() == item.service() && pending.instant().equals(instant))
-        .findFirst();
+    Optional<PendingPlan> plan = PendingPlans.find(metaClient, instant)
+        .filter(pending -> pending.service() == item.service());
     if (plan.isEmpty()) {
       throw new PlanSkippedException("plan " + instant + " is no longer pending (completed or rolled back elsewhere)");
     }

@@ -10,6 +10,7 @@ import java.util.Set;
 
 /**
  * One unit of work for the pool: execute a service on a table, at a plan's instant where the service has plans.
+ * Only a service enabled on the table has work ({@link ServicedTable#runs}); callers check before making one.
  *
  * @param table the table
  * @param service the service
@@ -26,6 +27,12 @@ public record WorkItem(ServicedTable table, ServiceType service, Optional<String
     Objects.requireNonNull(instant, "instant is null");
     fileGroupIds = Set.copyOf(fileGroupIds);
     Objects.requireNonNull(enqueuedAt, "enqueuedAt is null");
+    // INVARIANT: no work of a service disabled on the table. Writers that leave a service out of the daemon's hands
+    // execute its plans themselves; the poll, REST and the table service manager endpoint all make items here.
+    if (!table.runs(service)) {
+      throw new IllegalArgumentException("Service " + service.configName() + " is not enabled on table '"
+          + table.id() + "'");
+    }
   }
 
   public static WorkItem forPlan(ServicedTable table, PendingPlan plan) {

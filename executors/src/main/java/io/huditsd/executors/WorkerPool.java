@@ -124,9 +124,23 @@ public final class WorkerPool implements AutoCloseable {
     }
   }
 
-  /** Removes a queued (not running) run. */
-  public Optional<RunRecord> cancel(long runId) {
-    RunRecord record = null;
+  /** What {@link #cancel(long)} found: decided under the pool's lock, so a run cannot start in between. */
+  public sealed interface Cancellation {
+    /** The run was queued and is removed; {@code run} is its final record. */
+    record Cancelled(RunRecord run) implements Cancellation {
+    }
+
+    /** The run is executing and stays so: a running plan is never interrupted. */
+    record Running(RunRecord run) implements Cancellation {
+    }
+
+    /** No queued or running run has this id: never queued, or finished or cancelled already. */
+    record NotQueued(long runId) implements Cancellation {
+    }
+  }
+
+  /** Removes run {@code runId} if it is queued (or waiting to retry); a running one is left to finish. */
+  public Cancellation cancel(long runId) {
     lock.lock();
     try {
       for (Iterator<Entry> iterator = queue.iterator(); iterator.hasNext(); ) {
@@ -135,16 +149,20 @@ public final class WorkerPool implements AutoCloseable {
           iterator.remove();
           byKey.remove(entry.item.key());
           entry.record = entry.record.finished(RunStatus.CANCELLED, Optional.empty(), entry.record.error());
-          record = entry.record;
-          listener.onChange(record);
-          break;
+          listener.onChange(entry.record);
+          changed.signalAll();
+          return new Cancellation.Cancelled(entry.record);
         }
       }
-      changed.signalAll();
+      for (Entry entry : running.values()) {
+        if (entry.record.runId() == runId) {
+          return new Cancellation.Running(entry.record);
+        }
+      }
+      return new Cancellation.NotQueued(runId);
     } finally {
       lock.unlock();
     }
-    return Optional.ofNullable(record);
   }
 
   /** Removes every queued (not running) run of {@code tableId}, e.g. once another replica owns the table. */
@@ -204,16 +222,6 @@ public final class WorkerPool implements AutoCloseable {
     try {
       Entry entry = byKey.get(key);
       return entry == null ? Optional.empty() : Optional.of(entry.record);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Whether run {@code runId} is executing now. */
-  public boolean isRunning(long runId) {
-    lock.lock();
-    try {
-      return running.values().stream().anyMatch(entry -> entry.record.runId() == runId);
     } finally {
       lock.unlock();
     }
@@ -326,8 +334,9 @@ public final class WorkerPool implements AutoCloseable {
           int attempt = best.record.status() == RunStatus.RETRY_WAIT ? best.record.attempt() + 1
               : best.record.attempt();
           best.record = best.record.running(attempt);
-          listener.onChange(best.record);
+          // Before the listener hears of it: a listener that looks sees the run running, not gone (INVARIANT above).
           running.put(best.item.key(), best);
+          listener.onChange(best.record);
           runningExclusivityKeys.add(best.item.exclusivityKey());
           runningFileGroupsByTable.computeIfAbsent(best.item.table().id(), id -> new HashSet<>())
               .addAll(best.item.fileGroupIds());

@@ -3,6 +3,7 @@ package io.huditsd.executors;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.WorkerPool.Cancellation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -333,17 +335,110 @@ class TestWorkerPool {
     WorkItem queuedItem = compaction("queued", "001");
     long queued = pool.submit(queuedItem).orElseThrow().runId();
 
-    Optional<RunRecord> cancelled = pool.cancel(queued);
+    Cancellation cancelled = pool.cancel(queued);
 
-    assertThat(cancelled).map(RunRecord::status).contains(RunStatus.CANCELLED);
-    assertThat(cancelled.get().finishedAt()).isPresent();
+    assertThat(cancelled).isInstanceOfSatisfying(Cancellation.Cancelled.class, removed -> {
+      assertThat(removed.run().status()).isEqualTo(RunStatus.CANCELLED);
+      assertThat(removed.run().finishedAt()).isPresent();
+    });
     assertThat(listener.last(queued).status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(pool.isQueuedOrRunning(queuedItem.key())).isFalse();
-    assertThat(pool.cancel(running)).isEmpty();
-    assertThat(pool.cancel(12345)).isEmpty();
+    assertThat(pool.cancel(running)).isInstanceOfSatisfying(Cancellation.Running.class,
+        left -> assertThat(left.run().runId()).isEqualTo(running));
+    assertThat(pool.cancel(12345)).isEqualTo(new Cancellation.NotQueued(12345));
+    assertThat(pool.cancel(queued)).as("cancelled already").isEqualTo(new Cancellation.NotQueued(queued));
     gate.release();
     assertThat(pool.awaitIdle(WAIT)).isTrue();
     assertThat(ran).containsExactly("running");
+  }
+
+  /**
+   * A caller saw the run queued, then a worker took it: the removal answers "running", as it is, and not "no such
+   * run" (what checking for a running run and then removing a queued one in two steps answered).
+   */
+  @Test
+  void aRunThatStartedAfterTheCallerLookedIsAnsweredAsRunning() throws Exception {
+    Gate blocker = new Gate();
+    Gate second = new Gate();
+    WorkerPool pool = pool(1, 1, Duration.ZERO, item -> {
+      (item.table().id().equals("blocker") ? blocker : second).pass();
+      return done(item);
+    });
+    pool.submit(compaction("blocker", "001"));
+    blocker.awaitStarted();
+    long runId = pool.submit(compaction("second", "001")).orElseThrow().runId();
+    assertThat(pool.snapshot()).filteredOn(run -> run.runId() == runId).extracting(RunRecord::status)
+        .containsExactly(RunStatus.QUEUED);
+
+    blocker.release();
+    second.awaitStarted();
+
+    assertThat(pool.cancel(runId)).isInstanceOfSatisfying(Cancellation.Running.class,
+        running -> assertThat(running.run().status()).isEqualTo(RunStatus.RUNNING));
+    second.release();
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(listener.last(runId).status()).isEqualTo(RunStatus.SUCCEEDED);
+  }
+
+  /**
+   * A removal racing a worker that takes the same run: either it removed the run (which then never runs) or the
+   * run had started (and finishes); never "no such run", as the run is held running until the removal answered.
+   * Repeated, as the thread scheduler decides the race.
+   */
+  @Test
+  void aRemovalRacingTheStartOfTheRunIsEitherCancelledOrRunning() throws Exception {
+    for (int round = 0; round < 50; round++) {
+      Gate blocker = new Gate();
+      // Holds the raced run once it started, so that it is still running when the removal answers.
+      Gate raced = new Gate();
+      String table = "race-" + round;
+      List<String> ran = Collections.synchronizedList(new ArrayList<>());
+      // Run ids are per pool: one listener per round.
+      RecordingListener runs = new RecordingListener();
+      WorkerPool pool = new WorkerPool(1, 1, Duration.ZERO, item -> {
+        if (item.table().id().equals("blocker")) {
+          blocker.pass();
+        }
+        ran.add(item.table().id());
+        if (item.table().id().equals(table)) {
+          raced.pass();
+        }
+        return done(item);
+      }, runs);
+      try {
+        pool.submit(compaction("blocker", "r" + round));
+        blocker.awaitStarted();
+        long runId = pool.submit(compaction(table, "001")).orElseThrow().runId();
+        CountDownLatch go = new CountDownLatch(1);
+        AtomicReference<Cancellation> answer = new AtomicReference<>();
+        Thread canceller = new Thread(() -> {
+          try {
+            go.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+          answer.set(pool.cancel(runId));
+        });
+        canceller.start();
+        go.countDown();
+        blocker.release();
+        canceller.join(WAIT.toMillis());
+        raced.release();
+        assertThat(pool.awaitIdle(WAIT)).isTrue();
+
+        assertThat(answer.get()).isNotNull().isNotInstanceOf(Cancellation.NotQueued.class);
+        if (answer.get() instanceof Cancellation.Cancelled) {
+          assertThat(ran).doesNotContain(table);
+          assertThat(runs.last(runId).status()).isEqualTo(RunStatus.CANCELLED);
+        } else {
+          assertThat(ran).contains(table);
+          assertThat(runs.last(runId).status()).isEqualTo(RunStatus.SUCCEEDED);
+        }
+      } finally {
+        pool.shutdown(WAIT);
+      }
+    }
   }
 
   @Test

@@ -139,13 +139,11 @@ public final class DuePlanner {
       throw new IllegalStateException("table " + table.id() + ": the new " + service.configName() + " plan "
           + instant.get() + " shares file groups with another pending plan and was not kept; see the log");
     }
-    for (PendingPlan plan : PendingPlans.list(metaClient)) {
-      if (plan.instant().equals(instant.get())) {
-        LOG.info("Scheduled on request table={} service={} instant={} {}{}", table.id(), service.configName(),
-            plan.instant(), PlanSizes.of(metaClient, plan), skippedHot(table, metaClient, plan));
-        pool.submit(WorkItem.forPlan(table, plan));
-      }
-    }
+    PendingPlans.find(metaClient, instant.get()).ifPresent(plan -> {
+      LOG.info("Scheduled on request table={} service={} instant={} {}{}", table.id(), service.configName(),
+          plan.instant(), PlanSizes.of(metaClient, plan), skippedHot(table, metaClient, plan));
+      pool.submit(WorkItem.forPlan(table, plan));
+    });
     return Optional.of(instant.get());
   }
 

@@ -53,7 +53,7 @@ public final class OncePass {
         return problems;
       }
       for (TableState state : states) {
-        if (state.consecutiveFailures == 0) {
+        if (state.snapshot().consecutiveFailures() == 0) {
           poller.poll(state, true);
         }
       }
@@ -67,9 +67,7 @@ public final class OncePass {
       }
     }
     for (TableState state : states) {
-      if (state.lastError != null) {
-        problems.add(state.lastError);
-      }
+      state.snapshot().lastError().ifPresent(problems::add);
     }
     synchronized (finishedRuns) {
       for (RunRecord run : finishedRuns) {

@@ -69,13 +69,13 @@ public final class PollingService implements TableRegistry.Listener, AutoCloseab
 
   @Override
   public void added(TableState state) {
-    long intervalMillis = state.table.pollInterval().toMillis();
+    long intervalMillis = state.table().pollInterval().toMillis();
     JobDetail job = JobBuilder.newJob(PollJob.class)
-        .withIdentity(state.table.id(), GROUP)
-        .usingJobData("table", state.table.id())
+        .withIdentity(state.table().id(), GROUP)
+        .usingJobData("table", state.table().id())
         .build();
     Trigger trigger = TriggerBuilder.newTrigger()
-        .withIdentity(state.table.id(), GROUP)
+        .withIdentity(state.table().id(), GROUP)
         // Spread over one interval: with a shorter window every table would poll in the same burst, each interval.
         .startAt(new Date(System.currentTimeMillis() + ThreadLocalRandom.current().nextLong(intervalMillis + 1)))
         .withSchedule(SimpleScheduleBuilder.simpleSchedule()
@@ -86,16 +86,16 @@ public final class PollingService implements TableRegistry.Listener, AutoCloseab
     try {
       scheduler.scheduleJob(job, trigger);
     } catch (SchedulerException e) {
-      throw new IllegalStateException("Cannot schedule polls of table " + state.table.id(), e);
+      throw new IllegalStateException("Cannot schedule polls of table " + state.table().id(), e);
     }
   }
 
   @Override
   public void removed(TableState state) {
     try {
-      scheduler.deleteJob(new JobKey(state.table.id(), GROUP));
+      scheduler.deleteJob(new JobKey(state.table().id(), GROUP));
     } catch (SchedulerException e) {
-      LOG.warn("Cannot unschedule polls of table {}", state.table.id(), e);
+      LOG.warn("Cannot unschedule polls of table {}", state.table().id(), e);
     }
   }
 

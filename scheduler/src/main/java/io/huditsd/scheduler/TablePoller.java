@@ -1,16 +1,21 @@
 package io.huditsd.scheduler;
 
+import io.huditsd.executors.FailedWrites;
 import io.huditsd.executors.HudiTables;
-import org.apache.hadoop.conf.Configuration;
 import io.huditsd.scheduler.view.BacklogReader;
+import io.huditsd.scheduler.view.TableBacklog;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -21,6 +26,10 @@ import java.util.function.Predicate;
  * deserializers ({@link io.huditsd.executors.InstantFileCheck}); one that Hudi cannot read fails the poll, naming the
  * file. A failing poll is recorded and the table is retried after a backoff that doubles per failure up to
  * {@code maxBackoff}.
+ *
+ * <p>A poll reads the table's last {@link PollResult} when it starts and publishes the next one, whole, when it
+ * ends ({@link TableState}); a failed poll keeps the table as the last successful one read it, so the next poll
+ * compares against that and retries what failed.
  */
 public final class TablePoller {
   private static final Logger LOG = LoggerFactory.getLogger(TablePoller.class);
@@ -32,29 +41,24 @@ public final class TablePoller {
   private final BacklogReader backlogReader;
   private final PollObserver observer;
   private final Predicate<String> owned;
-
-  public TablePoller(HudiTables tables, Configuration hadoopConfiguration, DuePlanner planner, Duration maxBackoff) {
-    this(tables, hadoopConfiguration, planner, maxBackoff, PollObserver.NONE);
-  }
-
-  public TablePoller(HudiTables tables, Configuration hadoopConfiguration, DuePlanner planner, Duration maxBackoff,
-                     PollObserver observer) {
-    this(tables, hadoopConfiguration, planner, maxBackoff, observer, tableId -> true);
-  }
+  private final Clock clock;
 
   /**
+   * @param observer told about every poll ({@link PollObserver#NONE} when nobody listens)
    * @param owned whether this replica owns a table; tables owned by other replicas are not polled (their owner
-   *     polls, schedules and executes them)
+   *     polls, schedules and executes them). A replica alone owns every table: {@code tableId -> true}
+   * @param clock the time polls, changes and backoffs are recorded in
    */
   public TablePoller(HudiTables tables, Configuration hadoopConfiguration, DuePlanner planner, Duration maxBackoff,
-                     PollObserver observer, Predicate<String> owned) {
-    this.owned = Objects.requireNonNull(owned, "owned is null");
+                     PollObserver observer, Predicate<String> owned, Clock clock) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.hadoopConfiguration = Objects.requireNonNull(hadoopConfiguration, "hadoopConfiguration is null");
     this.planner = Objects.requireNonNull(planner, "planner is null");
     this.maxBackoff = Objects.requireNonNull(maxBackoff, "maxBackoff is null");
     this.backlogReader = new BacklogReader(tables.engineContext());
     this.observer = Objects.requireNonNull(observer, "observer is null");
+    this.owned = Objects.requireNonNull(owned, "owned is null");
+    this.clock = Objects.requireNonNull(clock, "clock is null");
   }
 
   /** Result of a poll. */
@@ -67,97 +71,114 @@ public final class TablePoller {
   }
 
   public Result poll(TableState state, boolean force) {
-    Instant now = Instant.now();
-    if (!owned.test(state.table.id())) {
+    Instant now = clock.instant();
+    if (!owned.test(state.table().id())) {
       return Result.NOT_OWNED;
     }
-    if (!force && now.isBefore(state.nextAttempt)) {
+    PollResult last = state.polled();
+    if (!force && now.isBefore(last.failures().nextAttempt())) {
       return Result.IN_BACKOFF;
     }
     long start = System.nanoTime();
-    Result result = pollNow(state, force, now);
-    observer.polled(state.table.id(), result, Duration.ofNanos(System.nanoTime() - start));
+    Result result = pollNow(state, last, force, now);
+    observer.polled(state.table().id(), result, Duration.ofNanos(System.nanoTime() - start));
     return result;
   }
 
-  private Result pollNow(TableState state, boolean force, Instant now) {
-    String basePath = state.table.basePath();
+  /** Polls from {@code last} and publishes the next result, whole, once the poll is done. */
+  private Result pollNow(TableState state, PollResult last, boolean force, Instant now) {
+    // Read before the timeline is: a request made from now on is served by the next poll, not lost in this one.
+    long replanRequests = state.replanRequests();
+    String basePath = state.table().basePath();
+    Optional<PollResult.LoadedTable> known = last.table();
+    TimelineFingerprint fingerprint;
     try {
-      HoodieTableMetaClient known = state.metaClient;
-      String timelinePath = known == null ? basePath + "/.hoodie" : known.getTimelinePath().toString();
-      TimelineFingerprint fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, timelinePath);
-      boolean changed = force || known == null || !fingerprint.equals(state.fingerprint);
-      state.lastPoll = now;
-      boolean recheckDue = state.recheckAt != null && !now.isBefore(state.recheckAt);
-      if (!changed && !state.timeTriggered && !recheckDue) {
-        recordSuccess(state);
+      String timelinePath = known.map(loaded -> loaded.metaClient().getTimelinePath().toString())
+          .orElse(basePath + "/.hoodie");
+      fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, timelinePath);
+    } catch (Exception | LinkageError e) {
+      // The timeline could not even be listed: the table counts as not polled.
+      return recordFailure(state, last, last.lastPoll(), now, e);
+    }
+    try {
+      boolean replan = replanRequests != last.replansServed();
+      boolean changed = force || replan || known.isEmpty() || !fingerprint.equals(known.get().fingerprint());
+      boolean recheckDue = last.recheckAt().filter(at -> !now.isBefore(at)).isPresent();
+      if (!changed && !last.timeTriggered() && !recheckDue) {
+        logRecovery(state, last);
+        state.publish(last.unchanged(now));
         return Result.UNCHANGED;
       }
-      HoodieTableMetaClient metaClient = changed ? tables.metaClient(basePath) : known;
+      // Not changed implies known: the first poll always counts as a change.
+      HoodieTableMetaClient metaClient = changed ? tables.metaClient(basePath) : known.get().metaClient();
       TableProbe.requireSupportedVersion(metaClient);
       if (changed) {
         TableProbe.requireReadableInstants(tables.instantFiles(), metaClient);
-        state.lastChange = now;
       }
-      state.metaClient = metaClient;
       // Unchanged timeline (a time-trigger poll): the write config built at the last change still holds.
-      HoodieWriteConfig config = changed || state.writeConfig == null
-          ? tables.writeConfig(state.table, metaClient) : state.writeConfig;
-      state.writeConfig = config;
+      HoodieWriteConfig config = changed ? tables.writeConfig(state.table(), metaClient) : known.get().writeConfig();
+      boolean timeTriggered = last.timeTriggered();
+      Optional<Instant> recheckAt = last.recheckAt();
+      FailedWrites failedWrites = last.failedWrites();
       // Loading the table can take seconds; a table handed to another replica meanwhile is planned by it.
-      if (!state.paused && owned.test(state.table.id())) {
-        DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table, metaClient, config);
-        state.timeTriggered = outcome.timeTriggered();
-        state.recheckAt = outcome.recheckAt().orElse(null);
-        state.failedWrites = outcome.failedWrites();
+      if (!state.isPaused() && owned.test(state.table().id())) {
+        DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table(), metaClient, config);
+        timeTriggered = outcome.timeTriggered();
+        recheckAt = outcome.recheckAt();
+        failedWrites = outcome.failedWrites();
         if (!outcome.scheduledInstants().isEmpty()) {
           // Our own plans changed the timeline; they are already enqueued.
-          fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, metaClient.getTimelinePath().toString());
+          fingerprint = timelineFingerprint(basePath, metaClient);
         }
       }
       // The first poll of a table reads .hoodie; later ones read the version's own timeline folder.
-      if (known == null) {
-        fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, metaClient.getTimelinePath().toString());
+      if (known.isEmpty()) {
+        fingerprint = timelineFingerprint(basePath, metaClient);
       }
-      state.fingerprint = fingerprint;
-      if (changed) {
-        state.backlog = backlogReader.read(metaClient, config.getParquetSmallFileLimit(),
-            config.getCleanerCommitsRetained());
-      }
-      recordSuccess(state);
+      Optional<TableBacklog> backlog = changed
+          ? Optional.of(backlogReader.read(metaClient, config.getParquetSmallFileLimit(),
+              config.getCleanerCommitsRetained()))
+          : last.backlog();
+      logRecovery(state, last);
+      state.publish(new PollResult(Optional.of(new PollResult.LoadedTable(fingerprint, metaClient, config)),
+          Optional.of(now), changed ? Optional.of(now) : last.lastChange(), timeTriggered, recheckAt, failedWrites,
+          backlog, PollResult.Failures.NONE, replanRequests));
       return Result.PLANNED;
     } catch (Exception | LinkageError e) {
-      recordFailure(state, now, e);
-      return Result.FAILED;
+      return recordFailure(state, last, Optional.of(now), now, e);
     }
   }
 
-  private static void recordSuccess(TableState state) {
-    if (state.consecutiveFailures > 0) {
-      LOG.info("Table {} ({}) polls again after {} failures", state.table.id(), state.table.basePath(),
-          state.consecutiveFailures);
-    }
-    state.consecutiveFailures = 0;
-    state.lastError = null;
-    state.nextAttempt = Instant.MIN;
+  private TimelineFingerprint timelineFingerprint(String basePath, HoodieTableMetaClient metaClient)
+      throws IOException {
+    return TimelineFingerprint.read(hadoopConfiguration, basePath, metaClient.getTimelinePath().toString());
   }
 
-  private void recordFailure(TableState state, Instant now, Throwable error) {
-    int failures = ++state.consecutiveFailures;
-    Duration backoff = state.table.pollInterval().multipliedBy(1L << Math.min(16, failures));
+  private static void logRecovery(TableState state, PollResult last) {
+    if (last.failures().count() > 0) {
+      LOG.info("Table {} ({}) polls again after {} failures", state.table().id(), state.table().basePath(),
+          last.failures().count());
+    }
+  }
+
+  private Result recordFailure(TableState state, PollResult last, Optional<Instant> polledAt, Instant now,
+                               Throwable error) {
+    int failures = last.failures().count() + 1;
+    Duration backoff = state.table().pollInterval().multipliedBy(1L << Math.min(16, failures));
     if (backoff.compareTo(maxBackoff) > 0) {
       backoff = maxBackoff;
     }
-    state.nextAttempt = now.plus(backoff);
     String message = error instanceof TableProblem ? error.getMessage()
-        : state.table.basePath() + ": " + error.getClass().getSimpleName() + ": " + error.getMessage();
-    state.lastError = message;
+        : state.table().basePath() + ": " + error.getClass().getSimpleName() + ": " + error.getMessage();
+    state.publish(last.failed(polledAt, new PollResult.Failures(failures, now.plus(backoff), Optional.of(message))));
     // A stack trace only for the first failure in a row; repeats would flood the log.
     if (failures == 1) {
-      LOG.warn("Poll failed for table {}: {}; retrying in {}s", state.table.id(), message, backoff.toSeconds(), error);
+      LOG.warn("Poll failed for table {}: {}; retrying in {}s", state.table().id(), message, backoff.toSeconds(),
+          error);
     } else {
-      LOG.warn("Poll failed for table {} ({} in a row): {}; retrying in {}s", state.table.id(), failures, message,
+      LOG.warn("Poll failed for table {} ({} in a row): {}; retrying in {}s", state.table().id(), failures, message,
           backoff.toSeconds());
     }
+    return Result.FAILED;
   }
 }

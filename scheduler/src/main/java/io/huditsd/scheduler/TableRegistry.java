@@ -61,8 +61,8 @@ public final class TableRegistry {
     if (state == null) {
       return false;
     }
-    basePaths.remove(state.table.basePath());
-    LOG.info("No longer servicing table {} at {}: {}", id, state.table.basePath(), reason);
+    basePaths.remove(state.table().basePath());
+    LOG.info("No longer servicing table {} at {}: {}", id, state.table().basePath(), reason);
     listeners.forEach(listener -> listener.removed(state));
     return true;
   }
@@ -73,7 +73,7 @@ public final class TableRegistry {
 
   /** The table with this normalized base path, if registered. */
   public Optional<TableState> byBasePath(String basePath) {
-    return byId.values().stream().filter(state -> state.table.basePath().equals(basePath)).findFirst();
+    return byId.values().stream().filter(state -> state.table().basePath().equals(basePath)).findFirst();
   }
 
   public Collection<TableState> all() {

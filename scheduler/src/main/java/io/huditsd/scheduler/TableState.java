@@ -1,42 +1,32 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.config.ServicedTable;
-import io.huditsd.executors.FailedWrites;
-import io.huditsd.scheduler.view.TableBacklog;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.config.HoodieWriteConfig;
 
-import java.time.Instant;
-import java.util.Optional;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What the poller remembers about one table between polls. Only the poll of that table changes it, and polls of
- * one table never overlap, so its fields need no lock; readers see a consistent {@link TableSnapshot} through
- * {@link #snapshot()}.
+ * What the daemon knows about one table, in three parts with one writer each:
+ * <ul>
+ *   <li>the last {@link PollResult}, written only by the poll of this table ({@link TablePoller}; polls of one table
+ *       never overlap) and published whole;</li>
+ *   <li>whether the table is paused, set from REST;</li>
+ *   <li>a count of replan requests (a resume, an ownership gain), made from REST and ZooKeeper threads. A poll reads
+ *       the count when it starts and records it in its result, so a request made during a poll is served by the
+ *       next one rather than overwritten by the poll in flight.</li>
+ * </ul>
+ * Readers get all of it at once through {@link #snapshot()}.
  */
 public final class TableState {
-  final ServicedTable table;
-
-  volatile TimelineFingerprint fingerprint;
-  volatile HoodieTableMetaClient metaClient;
-  volatile HoodieWriteConfig writeConfig;
-  volatile Instant lastPoll;
-  volatile Instant lastChange;
-  volatile int consecutiveFailures;
-  volatile Instant nextAttempt = Instant.MIN;
-  volatile String lastError;
-  volatile boolean paused;
-  /** Whether the compaction trigger involves elapsed time, so polls evaluate it without a change. */
-  volatile boolean timeTriggered;
-  /** Backlog figures as of the last changed poll; null before the first. */
-  volatile TableBacklog backlog;
-  /** When a poll must plan again without a change: a pending plan's heartbeat expires (null: no such plan). */
-  volatile Instant recheckAt;
-  /** Failed writer commits as of the last planning round. */
-  volatile FailedWrites failedWrites = FailedWrites.NONE;
+  private final ServicedTable table;
+  private final AtomicReference<PollResult> polled = new AtomicReference<>(PollResult.NONE);
+  private final AtomicBoolean paused = new AtomicBoolean();
+  private final AtomicLong replanRequests = new AtomicLong();
 
   public TableState(ServicedTable table) {
-    this.table = table;
+    this.table = Objects.requireNonNull(table, "table is null");
   }
 
   public ServicedTable table() {
@@ -44,37 +34,47 @@ public final class TableState {
   }
 
   public boolean isPaused() {
-    return paused;
+    return paused.get();
   }
 
   /** While paused the table is polled and reported, but nothing is scheduled or executed. */
   public void setPaused(boolean paused) {
-    boolean resumed = this.paused && !paused;
-    this.paused = paused;
-    if (resumed) {
+    boolean wasPaused = this.paused.getAndSet(paused);
+    if (wasPaused && !paused) {
       // Plans that arrived while paused were never enqueued; the next poll must plan even if nothing changes.
-      this.fingerprint = null;
+      replanOnNextPoll();
     }
   }
 
   /**
    * Makes the next poll plan and enqueue even if the timeline did not change, e.g. once this replica owns the table
-   * again: plans that arrived meanwhile were never enqueued here.
+   * again: plans that arrived meanwhile were never enqueued here. A poll in flight does not count: it may have
+   * decided already.
    */
   public void replanOnNextPoll() {
-    this.fingerprint = null;
+    replanRequests.incrementAndGet();
   }
 
-  /** The meta client of the last poll, if the table was read already. */
-  public java.util.Optional<HoodieTableMetaClient> metaClient() {
-    return java.util.Optional.ofNullable(metaClient);
+  /** The replan requests made so far; a poll that served fewer plans again. */
+  long replanRequests() {
+    return replanRequests.get();
+  }
+
+  /** The last poll's result. */
+  PollResult polled() {
+    return polled.get();
+  }
+
+  // INVARIANT: only the poll of this table calls this, and polls of one table never overlap (Quartz's
+  // DisallowConcurrentExecution, OncePass's one thread), so a result is never replaced by an older one.
+  void publish(PollResult result) {
+    polled.set(Objects.requireNonNull(result, "result is null"));
   }
 
   public TableSnapshot snapshot() {
-    HoodieTableMetaClient client = metaClient;
-    return new TableSnapshot(table, Optional.ofNullable(client).map(c -> c.getTableConfig().getTableType().name()),
-        Optional.ofNullable(client).map(c -> c.getTableConfig().getTableVersion().versionCode()),
-        Optional.ofNullable(lastPoll), Optional.ofNullable(lastChange), consecutiveFailures,
-        Optional.ofNullable(lastError), paused, Optional.ofNullable(backlog), failedWrites);
+    PollResult result = polled.get();
+    return new TableSnapshot(table, result.table().map(PollResult.LoadedTable::metaClient), result.lastPoll(),
+        result.lastChange(), result.failures().count(), result.failures().lastError(), paused.get(),
+        result.backlog(), result.failedWrites());
   }
 }

@@ -28,6 +28,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -61,7 +62,7 @@ class TestCorruptInstants {
   private final WorkerPool pool = holdingPool.pool();
   private final DuePlanner planner = new DuePlanner(hudiTables, pool);
   private final TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(), planner,
-      Duration.ofMinutes(3));
+      Duration.ofMinutes(3), PollObserver.NONE, tableId -> true, Clock.systemUTC());
   private final PlanRunner runner = PlanRunner.withDefaultActions(hudiTables);
 
   @TempDir
@@ -261,7 +262,7 @@ class TestCorruptInstants {
   void anotherTableInThePollingServiceGoesOn() throws Exception {
     Duration interval = Duration.ofMillis(200);
     TablePoller fastBackoff = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(), planner,
-        Duration.ofSeconds(1));
+        Duration.ofSeconds(1), PollObserver.NONE, tableId -> true, Clock.systemUTC());
     TableRegistry registry = new TableRegistry();
     ServicedTable healthy = withInterval(quiet(table("healthy", HoodieTableType.MERGE_ON_READ, 9, Map.of())),
         interval);

@@ -40,12 +40,12 @@ class TestDiscoveryService {
     registry.addListener(new TableRegistry.Listener() {
       @Override
       public void added(TableState state) {
-        events.add("added " + state.table.basePath());
+        events.add("added " + state.table().basePath());
       }
 
       @Override
       public void removed(TableState state) {
-        events.add("removed " + state.table.basePath());
+        events.add("removed " + state.table().basePath());
       }
     });
     DiscoveryService service = new DiscoveryService(new TableDiscovery(HudiTables.defaultHadoopConfiguration(), 3),
@@ -66,13 +66,13 @@ class TestDiscoveryService {
     DiscoveryService discovery = discoveryOf(new TsdConfiguration(), root);
 
     assertThat(discovery.scan()).isEqualTo(2);
-    assertThat(registry.all()).extracting(state -> state.table.basePath())
+    assertThat(registry.all()).extracting(state -> state.table().basePath())
         .containsExactlyInAnyOrder(orders, customers);
 
     Directories.delete(root.resolve("orders"));
     assertThat(discovery.scan()).isEqualTo(1);
 
-    assertThat(registry.all()).extracting(state -> state.table.basePath()).containsExactly(customers);
+    assertThat(registry.all()).extracting(state -> state.table().basePath()).containsExactly(customers);
     assertThat(events).containsExactlyInAnyOrder("added " + orders, "added " + customers, "removed " + orders);
   }
 
@@ -87,9 +87,9 @@ class TestDiscoveryService {
     String customers = table(root.resolve("customers"));
     discovery.scan();
 
-    assertThat(registry.all()).extracting(state -> state.table.basePath())
+    assertThat(registry.all()).extracting(state -> state.table().basePath())
         .containsExactlyInAnyOrder(orders, customers);
-    assertThat(registry.get(ordersState.table.id())).containsSame(ordersState);
+    assertThat(registry.get(ordersState.table().id())).containsSame(ordersState);
     assertThat(events).containsExactly("added " + orders, "added " + customers);
   }
 
@@ -121,8 +121,8 @@ class TestDiscoveryService {
     discovery.scan();
 
     // Two registrations of one path would poll, plan and run its services twice, under two ids.
-    assertThat(registry.all()).extracting(state -> state.table.id()).containsExactly("orders");
-    assertThat(registry.get("orders").map(state -> state.table.hoodieKeys()))
+    assertThat(registry.all()).extracting(state -> state.table().id()).containsExactly("orders");
+    assertThat(registry.get("orders").map(state -> state.table().hoodieKeys()))
         .isEqualTo(Optional.of(Map.of("hoodie.compact.inline.max.delta.commits", "2")));
   }
 

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -39,7 +40,8 @@ class TestFailedWritesCleaning {
   private final HoldingPool holdingPool = new HoldingPool();
   private final WorkerPool pool = holdingPool.pool();
   private final TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
-      new DuePlanner(hudiTables, pool), Duration.ofMinutes(3));
+      new DuePlanner(hudiTables, pool), Duration.ofMinutes(3), PollObserver.NONE, tableId -> true,
+      Clock.systemUTC());
 
   @TempDir
   Path directory;
@@ -107,7 +109,7 @@ class TestFailedWritesCleaning {
     assertThat(enqueued()).as("the clean plan is empty while the write is pending").isEmpty();
     assertThat(state.snapshot().failedWrites().pending()).isEmpty();
     // Hudi's heartbeat window of the daemon's config: 60 s * 3.
-    assertThat(state.recheckAt).isAfter(lastHeartbeat.plusSeconds(179)).isBefore(lastHeartbeat.plusSeconds(181));
+    assertThat(state.polled().recheckAt().orElseThrow()).isAfter(lastHeartbeat.plusSeconds(179)).isBefore(lastHeartbeat.plusSeconds(181));
     CleanBlocker blocker = state.snapshot().backlog().orElseThrow().cleanBlocker().orElseThrow();
     assertThat(blocker.instant()).isEqualTo(failed);
     assertThat(blocker.action()).isEqualTo("commit");

@@ -16,8 +16,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -36,7 +34,7 @@ class TestOncePassDeadline {
 
   private final LocalTables localTables = new LocalTables();
   private final HudiTables hudiTables = localTables.hudiTables();
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T00:00:00Z"));
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-12-01T00:00:00Z"));
   private final List<RunRecord> finished = Collections.synchronizedList(new ArrayList<>());
   private final WorkerPool pool = new WorkerPool(1, 1, Duration.ZERO, item -> {
     clock.advance(RUN_TAKES);
@@ -47,7 +45,8 @@ class TestOncePassDeadline {
     }
   });
   private final TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
-      new DuePlanner(hudiTables, pool), Duration.ofMinutes(3));
+      new DuePlanner(hudiTables, pool), Duration.ofMinutes(3), PollObserver.NONE, tableId -> true,
+      Clock.systemUTC());
 
   @TempDir
   Path directory;
@@ -68,33 +67,5 @@ class TestOncePassDeadline {
 
     assertThat(problems).containsExactly("timed out after 3600s waiting for plans to finish");
     assertThat(finished).as("runs before the deadline passed").hasSize(2);
-  }
-
-  /** A clock that moves only when told to. */
-  private static final class ManualClock extends Clock {
-    private volatile Instant now;
-
-    ManualClock(Instant start) {
-      this.now = start;
-    }
-
-    synchronized void advance(Duration duration) {
-      now = now.plus(duration);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      throw new UnsupportedOperationException();
-    }
   }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -40,7 +41,8 @@ class TestPollingService {
   @BeforeEach
   void startPolling() throws Exception {
     TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
-        new DuePlanner(hudiTables, pool), Duration.ofSeconds(1));
+        new DuePlanner(hudiTables, pool), Duration.ofSeconds(1), PollObserver.NONE, tableId -> true,
+        Clock.systemUTC());
     polling = new PollingService(poller, registry, 2);
     registry.addListener(polling);
     polling.start();
@@ -72,8 +74,8 @@ class TestPollingService {
     Instant firstPoll = state.snapshot().lastPoll().orElseThrow();
     await().atMost(Duration.ofSeconds(10)).until(() -> state.snapshot().lastPoll().orElseThrow().isAfter(firstPoll));
     // The missing table fails, and keeps failing on its backoff, without holding up the other.
-    await().atMost(Duration.ofSeconds(10)).until(() -> missingState.consecutiveFailures >= 2);
-    assertThat(state.consecutiveFailures).isZero();
+    await().atMost(Duration.ofSeconds(10)).until(() -> missingState.snapshot().consecutiveFailures() >= 2);
+    assertThat(state.snapshot().consecutiveFailures()).isZero();
     assertThat(pool.snapshot()).isEmpty();
 
     localTables.upsert(table, 0, 5, 2);

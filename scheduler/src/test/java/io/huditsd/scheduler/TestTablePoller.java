@@ -20,6 +20,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,8 +39,9 @@ class TestTablePoller {
   private final HudiTables hudiTables = localTables.hudiTables();
   private final HoldingPool holdingPool = new HoldingPool();
   private final WorkerPool pool = holdingPool.pool();
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-12-01T12:00:00Z"));
   private final TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
-      new DuePlanner(hudiTables, pool), MAX_BACKOFF);
+      new DuePlanner(hudiTables, pool), MAX_BACKOFF, PollObserver.NONE, tableId -> true, clock);
 
   @TempDir
   Path directory;
@@ -70,16 +76,17 @@ class TestTablePoller {
   void anUnchangedTableIsNotReloaded() throws IOException {
     TableState state = new TableState(mor("orders", Map.of()));
     poller.poll(state, false);
-    HoodieTableMetaClient loaded = state.metaClient;
     TableSnapshot first = state.snapshot();
+    HoodieTableMetaClient loaded = first.metaClient().orElseThrow();
+    clock.advance(Duration.ofSeconds(30));
 
     assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
     assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
 
-    assertThat(state.metaClient).isSameAs(loaded);
     TableSnapshot later = state.snapshot();
+    assertThat(later.metaClient()).containsSame(loaded);
     assertThat(later.lastChange()).isEqualTo(first.lastChange());
-    assertThat(later.lastPoll().get()).isAfterOrEqualTo(first.lastPoll().get());
+    assertThat(later.lastPoll()).contains(first.lastPoll().orElseThrow().plusSeconds(30));
     assertThat(pool.snapshot()).isEmpty();
   }
 
@@ -89,14 +96,15 @@ class TestTablePoller {
     TableState state = new TableState(table);
     poller.poll(state, false);
     Instant firstChange = state.snapshot().lastChange().orElseThrow();
-    HoodieTableMetaClient before = state.metaClient;
+    HoodieTableMetaClient before = state.snapshot().metaClient().orElseThrow();
     assertThat(pool.snapshot()).isEmpty();
 
     localTables.upsert(table, 0, 5, 2);
+    clock.advance(Duration.ofSeconds(30));
     assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
 
-    assertThat(state.metaClient).isNotSameAs(before);
-    assertThat(state.snapshot().lastChange().orElseThrow()).isAfter(firstChange);
+    assertThat(state.snapshot().metaClient().orElseThrow()).isNotSameAs(before);
+    assertThat(state.snapshot().lastChange()).contains(firstChange.plusSeconds(30));
     HoodieTableMetaClient reread = hudiTables.metaClient(table.basePath());
     Optional<String> compaction = reread.getActiveTimeline().filterPendingCompactionTimeline().lastInstant()
         .map(HoodieInstant::requestedTime).toJavaOptional();
@@ -120,11 +128,11 @@ class TestTablePoller {
         "hoodie.compact.inline.trigger.strategy", "TIME_ELAPSED",
         "hoodie.compact.inline.max.delta.seconds", "3600")));
     poller.poll(state, false);
-    HoodieTableMetaClient loaded = state.metaClient;
+    HoodieTableMetaClient loaded = state.snapshot().metaClient().orElseThrow();
 
     assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
 
-    assertThat(state.metaClient).isSameAs(loaded);
+    assertThat(state.snapshot().metaClient()).containsSame(loaded);
     assertThat(pool.snapshot()).isEmpty();
   }
 
@@ -142,36 +150,37 @@ class TestTablePoller {
     // A completed delta commit whose content is not commit metadata.
     Path garbage = directory.resolve("corrupt/.hoodie/timeline/20991231235959999_20991231235959999.deltacommit");
     Files.writeString(garbage, "this is not commit metadata");
-    Instant beforeFailure = Instant.now();
+    Instant failedAt = clock.instant();
     assertThat(poller.poll(corruptState, false)).isEqualTo(TablePoller.Result.FAILED);
 
-    assertThat(corruptState.consecutiveFailures).isEqualTo(1);
+    assertThat(corruptState.snapshot().consecutiveFailures()).isEqualTo(1);
     assertThat(corruptState.snapshot().lastError().orElseThrow())
         .startsWith(corrupt.basePath() + ": corrupt instant file file:" + garbage + ": completed deltacommit");
     // The first failure waits two poll intervals.
-    assertThat(corruptState.nextAttempt).isBetween(beforeFailure.plusSeconds(60), Instant.now().plusSeconds(60));
+    assertThat(nextAttempt(corruptState)).isEqualTo(failedAt.plusSeconds(60));
+    clock.advance(Duration.ofSeconds(59));
     assertThat(poller.poll(corruptState, false)).isEqualTo(TablePoller.Result.IN_BACKOFF);
-    assertThat(corruptState.consecutiveFailures).isEqualTo(1);
+    assertThat(corruptState.snapshot().consecutiveFailures()).isEqualTo(1);
 
     // Meanwhile the healthy table sees its own commits.
     localTables.upsert(healthy, 10, 5, 2);
     assertThat(poller.poll(healthyState, false)).isEqualTo(TablePoller.Result.PLANNED);
     assertThat(poller.poll(healthyState, false)).isEqualTo(TablePoller.Result.UNCHANGED);
-    assertThat(healthyState.consecutiveFailures).isZero();
+    assertThat(healthyState.snapshot().consecutiveFailures()).isZero();
 
-    // Each further failure doubles the wait, up to maxBackoff.
+    // Past the backoff the table is polled again; each further failure doubles the wait, up to maxBackoff.
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(poller.poll(corruptState, false)).isEqualTo(TablePoller.Result.FAILED);
+    assertThat(corruptState.snapshot().consecutiveFailures()).isEqualTo(2);
+    assertThat(nextAttempt(corruptState)).isEqualTo(clock.instant().plusSeconds(120));
     assertThat(poller.poll(corruptState, true)).isEqualTo(TablePoller.Result.FAILED);
-    assertThat(corruptState.consecutiveFailures).isEqualTo(2);
-    assertThat(Duration.between(Instant.now(), corruptState.nextAttempt)).isBetween(
-        Duration.ofSeconds(110), Duration.ofSeconds(120));
-    assertThat(poller.poll(corruptState, true)).isEqualTo(TablePoller.Result.FAILED);
-    assertThat(Duration.between(Instant.now(), corruptState.nextAttempt)).isBetween(
-        MAX_BACKOFF.minusSeconds(10), MAX_BACKOFF);
+    assertThat(nextAttempt(corruptState)).isEqualTo(clock.instant().plus(MAX_BACKOFF));
 
     // Once repaired, the table polls again and its failures are forgotten.
     Files.delete(garbage);
     assertThat(poller.poll(corruptState, true)).isEqualTo(TablePoller.Result.PLANNED);
-    assertThat(corruptState.consecutiveFailures).isZero();
+    assertThat(corruptState.snapshot().consecutiveFailures()).isZero();
+    assertThat(nextAttempt(corruptState)).isEqualTo(Instant.MIN);
     assertThat(corruptState.snapshot().lastError()).isEmpty();
   }
 
@@ -186,6 +195,108 @@ class TestTablePoller {
     assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.FAILED);
     assertThat(state.snapshot().lastError().orElseThrow())
         .startsWith(table.basePath() + ": FileNotFoundException: ");
-    assertThat(state.consecutiveFailures).isEqualTo(1);
+    assertThat(state.snapshot().consecutiveFailures()).isEqualTo(1);
+  }
+
+  @Test
+  void aResumedTableEnqueuesWhatBecameDueWhilePaused() throws IOException {
+    ServicedTable table = mor("orders", Map.of("hoodie.compact.inline.max.delta.commits", "2"));
+    TableState state = new TableState(table);
+    poller.poll(state, false);
+    state.setPaused(true);
+
+    localTables.upsert(table, 0, 5, 2);
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(pool.snapshot()).as("nothing is scheduled while paused").isEmpty();
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
+
+    state.setPaused(false);
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(pool.snapshot()).extracting(RunRecord::item)
+        .singleElement()
+        .satisfies(item -> assertThat(item.service()).isEqualTo(ServiceType.COMPACTION));
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
+  }
+
+  @Test
+  void anOwnershipGainDuringAPollMakesTheNextPollPlan() throws Exception {
+    ServicedTable table = mor("orders", Map.of("hoodie.compact.inline.max.delta.commits", "2"));
+    ScriptedOwnership ownership = new ScriptedOwnership();
+    TablePoller owningPoller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
+        new DuePlanner(hudiTables, pool), MAX_BACKOFF, PollObserver.NONE, ownership, clock);
+    TableState state = new TableState(table);
+    assertThat(owningPoller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    TableSnapshot before = state.snapshot();
+    // A second delta commit makes compaction due.
+    localTables.upsert(table, 0, 5, 2);
+    clock.advance(Duration.ofSeconds(30));
+
+    // The replica owns the table when the poll starts and has lost it by the time the poll would plan; while the
+    // poll is held there, the ZooKeeper thread hands the table back and asks for a replan.
+    ownership.holdAfter(1);
+    CompletableFuture<TablePoller.Result> poll = CompletableFuture.supplyAsync(() -> owningPoller.poll(state, false));
+    try {
+      ownership.awaitHeld();
+      // Half-way through, the poll has loaded the changed table, but readers still see the last result whole.
+      TableSnapshot during = state.snapshot();
+      assertThat(during.metaClient().orElseThrow()).isSameAs(before.metaClient().orElseThrow());
+      assertThat(during.lastPoll()).isEqualTo(before.lastPoll());
+      assertThat(during.lastChange()).isEqualTo(before.lastChange());
+      assertThat(during.backlog()).isEqualTo(before.backlog());
+      Thread zookeeper = new Thread(state::replanOnNextPoll, "zookeeper-event");
+      zookeeper.start();
+      zookeeper.join();
+    } finally {
+      ownership.release();
+    }
+    assertThat(poll.get(60, TimeUnit.SECONDS)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(state.snapshot().lastChange()).contains(clock.instant());
+    assertThat(pool.snapshot()).isEmpty();
+
+    // The replan asked for during that poll is owed to the next one, though the timeline did not change since.
+    assertThat(owningPoller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(pool.snapshot()).extracting(RunRecord::item)
+        .singleElement()
+        .satisfies(item -> assertThat(item.service()).isEqualTo(ServiceType.COMPACTION));
+  }
+
+  private static Instant nextAttempt(TableState state) {
+    return state.polled().failures().nextAttempt();
+  }
+
+  /**
+   * Ownership that answers "owned", except that once armed it lets a number of checks through and then answers
+   * "not owned" to the next one, holding that check until {@link #release()}.
+   */
+  private static final class ScriptedOwnership implements Predicate<String> {
+    private final CountDownLatch held = new CountDownLatch(1);
+    private final CountDownLatch released = new CountDownLatch(1);
+    private final AtomicInteger passesBeforeHold = new AtomicInteger(-1);
+
+    void holdAfter(int passes) {
+      passesBeforeHold.set(passes);
+    }
+
+    void awaitHeld() throws InterruptedException {
+      assertThat(held.await(60, TimeUnit.SECONDS)).as("the poll reached its ownership check").isTrue();
+    }
+
+    void release() {
+      released.countDown();
+    }
+
+    @Override
+    public boolean test(String tableId) {
+      if (passesBeforeHold.get() < 0 || passesBeforeHold.getAndDecrement() > 0) {
+        return true;
+      }
+      held.countDown();
+      try {
+        assertThat(released.await(60, TimeUnit.SECONDS)).isTrue();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return false;
+    }
   }
 }

@@ -86,16 +86,22 @@ class FailedWriteIT {
 
           await("the killed write rolled back; daemon log " + daemon.logs() + ".out")
               .atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
-              .until(() -> !pendingWriterInstants(reader).contains(failed));
-          assertThat(reader.metaClient().getActiveTimeline().getRollbackTimeline().filterCompletedInstants()
-              .countInstants()).as("completed rollbacks").isPositive();
-          assertThat(filesWrittenBy(basePath, failed)).as("files of the killed write").isEmpty();
+              .untilAsserted(() -> {
+                // The instant, its files and the rollback's completion are separate steps of one rollback.
+                assertThat(pendingWriterInstants(reader)).as("pending writer instants").doesNotContain(failed);
+                assertThat(reader.metaClient().getActiveTimeline().getRollbackTimeline().filterCompletedInstants()
+                    .countInstants()).as("completed rollbacks").isPositive();
+                assertThat(filesWrittenBy(basePath, failed)).as("files of the killed write").isEmpty();
+              });
           await("the first commit's file slices cleaned; daemon log " + daemon.logs() + ".out")
               .atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-              .untilAsserted(() -> assertThat(filesWrittenBy(basePath, first))
-                  .as("files written by the first commit %s", first).isEmpty());
-          assertThat(reader.metaClient().getActiveTimeline().getCleanerTimeline().filterCompletedInstants()
-              .countInstants()).as("completed cleans").isPositive();
+              .untilAsserted(() -> {
+                assertThat(filesWrittenBy(basePath, first))
+                    .as("files written by the first commit %s", first).isEmpty();
+                // A clean deletes its files before it completes its instant: wait for both.
+                assertThat(reader.metaClient().getActiveTimeline().getCleanerTimeline().filterCompletedInstants()
+                    .countInstants()).as("completed cleans").isPositive();
+              });
           String metrics = DaemonApi.metrics(adminPort);
           assertThat(metrics).contains("tsd_failed_writes_pending{table=\"killed\",} 0.0");
           assertThat(daemon.stdout()).as("daemon log").contains("Rolled back failed writes table=killed instants=["

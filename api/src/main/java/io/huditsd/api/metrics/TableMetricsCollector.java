@@ -87,7 +87,7 @@ public final class TableMetricsCollector extends Collector {
       if (!snapshot.table().indexes().isEmpty()) {
         // The loaded meta client holds the table config and timeline in memory: no storage read on a scrape
         // unless an indexing plan is pending.
-        state.metaClient().ifPresent(metaClient -> missingIndexes.addMetric(labels,
+        snapshot.metaClient().ifPresent(metaClient -> missingIndexes.addMetric(labels,
             MetadataIndexState.read(metaClient).missing(snapshot.table().indexes()).size()));
       }
       paused.addMetric(labels, snapshot.paused() ? 1 : 0);

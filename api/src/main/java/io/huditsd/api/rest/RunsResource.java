@@ -1,8 +1,9 @@
 package io.huditsd.api.rest;
 
 import io.huditsd.api.RunHistory;
-import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.executors.WorkerPool.Cancellation;
+import io.huditsd.scheduler.TableOperations;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -12,6 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /** The global queue (running first, then queued by priority) followed by recent finished runs. */
 @Path("/api/v1/runs")
@@ -19,10 +21,12 @@ import java.util.List;
 public final class RunsResource {
   private final WorkerPool pool;
   private final RunHistory history;
+  private final TableOperations operations;
 
-  public RunsResource(WorkerPool pool, RunHistory history) {
-    this.pool = pool;
-    this.history = history;
+  public RunsResource(WorkerPool pool, RunHistory history, TableOperations operations) {
+    this.pool = Objects.requireNonNull(pool, "pool is null");
+    this.history = Objects.requireNonNull(history, "history is null");
+    this.operations = Objects.requireNonNull(operations, "operations is null");
   }
 
   @GET
@@ -43,11 +47,14 @@ public final class RunsResource {
     } catch (NumberFormatException e) {
       throw ApiException.badRequest("runId: '" + runIdText + "' is not a number");
     }
-    if (pool.isRunning(runId)) {
+    // One step on the pool: a run that starts meanwhile is answered as running (409), never as unknown (404).
+    Cancellation outcome = operations.cancel(runId);
+    if (outcome instanceof Cancellation.Cancelled cancelled) {
+      return RunView.of(cancelled.run());
+    }
+    if (outcome instanceof Cancellation.Running) {
       throw ApiException.conflict("Run " + runId + " is running and cannot be removed");
     }
-    RunRecord cancelled = pool.cancel(runId)
-        .orElseThrow(() -> ApiException.notFound("No queued run with id " + runId));
-    return RunView.of(cancelled);
+    throw ApiException.notFound("No queued run with id " + runId);
   }
 }

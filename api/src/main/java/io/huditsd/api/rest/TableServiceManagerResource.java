@@ -4,13 +4,12 @@ import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.ServicedTables;
 import io.huditsd.config.TablePaths;
-import io.huditsd.executors.HudiTables;
-import io.huditsd.executors.PendingPlan;
-import io.huditsd.executors.PendingPlans;
-import io.huditsd.executors.WorkItem;
-import io.huditsd.executors.WorkerPool;
-import io.huditsd.ha.TableOwnership;
 import io.huditsd.lock.LockProviderCheck;
+import io.huditsd.scheduler.OperationOutcomes.HandedOver;
+import io.huditsd.scheduler.OperationOutcomes.Handover;
+import io.huditsd.scheduler.OperationOutcomes.NotOwned;
+import io.huditsd.scheduler.OperationOutcomes.ServiceDisabled;
+import io.huditsd.scheduler.TableOperations;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.scheduler.TableProblem;
 import io.huditsd.scheduler.TableRegistry;
@@ -24,11 +23,10 @@ import jakarta.ws.rs.core.MediaType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Objects;
 
 /**
  * The server side of Hudi's table service manager client ({@code HoodieTableServiceManagerClient}): a writer with
@@ -44,29 +42,26 @@ public final class TableServiceManagerResource {
       "compact", ServiceType.COMPACTION, "cluster", ServiceType.CLUSTERING, "clean", ServiceType.CLEAN);
 
   private final TableRegistry registry;
-  private final HudiTables tables;
-  private final WorkerPool pool;
+  private final TableOperations operations;
   private final ServicedTables servicedTables;
   private final TableProbe probe;
   private final boolean registerUnknownTables;
-  private final TableOwnership ownership;
 
-  public TableServiceManagerResource(TableRegistry registry, HudiTables tables, WorkerPool pool,
-                                     ServicedTables servicedTables, TableProbe probe, boolean registerUnknownTables,
-                                     TableOwnership ownership) {
-    this.ownership = java.util.Objects.requireNonNull(ownership, "ownership is null");
-    this.registry = registry;
-    this.tables = tables;
-    this.pool = pool;
-    this.servicedTables = servicedTables;
-    this.probe = probe;
+  public TableServiceManagerResource(TableRegistry registry, TableOperations operations,
+                                     ServicedTables servicedTables, TableProbe probe,
+                                     boolean registerUnknownTables) {
+    this.registry = Objects.requireNonNull(registry, "registry is null");
+    this.operations = Objects.requireNonNull(operations, "operations is null");
+    this.servicedTables = Objects.requireNonNull(servicedTables, "servicedTables is null");
+    this.probe = Objects.requireNonNull(probe, "probe is null");
     this.registerUnknownTables = registerUnknownTables;
   }
 
   /**
    * @param table the daemon's id of the table
    * @param queued instants queued for execution
-   * @param ignored instants that are not pending plans of this service (already done, or unknown)
+   * @param ignored instants that are not pending plans of this service (already done, or unknown); all of them when
+   *     the service is not enabled on the table or another replica owns it
    * @param message what happened, in words
    */
   public record Answer(String table, List<String> queued, List<String> ignored, String message) {
@@ -87,29 +82,32 @@ public final class TableServiceManagerResource {
     TableState state = registry.byBasePath(normalized).orElseGet(() -> register(normalized));
     List<String> requested = instants == null ? List.of()
         : Arrays.stream(instants.split(",")).map(String::trim).filter(text -> !text.isEmpty()).toList();
-    if (!ownership.owns(state.table().id())) {
-      // The owner enqueues every pending plan of the table on its next poll, this one included.
-      String owner = ownership.owner(state.table().id()).orElse("no replica right now");
-      return new Answer(state.table().id(), List.of(), requested, "table is owned by " + owner
-          + "; its owner executes the plans");
+    Answer answer = answer(operations.handOver(state.table().id(), service, requested), service, requested,
+        tableName);
+    LOG.info("Table service manager request table={} service={} from writer table_name={}: queued={} ignored={}"
+        + " ({})", answer.table(), service.configName(), tableName, answer.queued(), answer.ignored(),
+        answer.message());
+    return answer;
+  }
+
+  private static Answer answer(Handover outcome, ServiceType service, List<String> requested, String tableName) {
+    if (outcome instanceof HandedOver handedOver) {
+      return new Answer(handedOver.tableId(), handedOver.queued(), handedOver.ignored(),
+          handedOver.paused() ? "table is paused; queued plans run when it is resumed" : "queued");
     }
-    List<PendingPlan> pending = PendingPlans.list(tables.metaClient(normalized));
-    List<String> queued = new ArrayList<>();
-    List<String> ignored = new ArrayList<>();
-    for (String instant : requested) {
-      Optional<PendingPlan> plan = pending.stream()
-          .filter(candidate -> candidate.service() == service && candidate.instant().equals(instant)).findFirst();
-      if (plan.isEmpty()) {
-        ignored.add(instant);
-      } else {
-        pool.submit(WorkItem.forPlan(state.table(), plan.get()));
-        queued.add(instant);
-      }
+    if (outcome instanceof NotOwned notOwned) {
+      return new Answer(notOwned.tableId(), List.of(), requested, "table is owned by "
+          + notOwned.owner().orElse("no replica right now") + "; its owner executes the plans");
     }
-    LOG.info("Table service manager request table={} service={} from writer table_name={}: queued={} ignored={}",
-        state.table().id(), service.configName(), tableName, queued, ignored);
-    String message = state.isPaused() ? "table is paused; queued plans run when it is resumed" : "queued";
-    return new Answer(state.table().id(), queued, ignored, message);
+    if (outcome instanceof ServiceDisabled disabled) {
+      // 200 all the same, as for a table another replica owns: Hudi's client only checks for a 2xx answer, and the
+      // writer's plan stays pending for whatever executes that service on the table.
+      LOG.warn("Table service manager request table={} from writer table_name={}: {}; plans {} stay pending",
+          disabled.tableId(), tableName, disabled.message(), requested);
+      return new Answer(disabled.tableId(), List.of(), requested,
+          service.configName() + " is not enabled on this table; the daemon does not execute its plans");
+    }
+    throw Refusals.toApiException(outcome);
   }
 
   private TableState register(String basePath) {

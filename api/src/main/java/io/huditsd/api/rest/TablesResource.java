@@ -4,15 +4,22 @@ import io.huditsd.api.RunHistory;
 import io.huditsd.api.ServiceOutcomes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.executors.HudiTables;
-import io.huditsd.executors.PendingPlan;
-import io.huditsd.executors.PendingPlans;
-import io.huditsd.executors.RunRecord;
-import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
 import io.huditsd.ha.TableOwnership;
-import io.huditsd.scheduler.DuePlanner;
+import io.huditsd.scheduler.OperationOutcomes.DryRun;
+import io.huditsd.scheduler.OperationOutcomes.Execution;
+import io.huditsd.scheduler.OperationOutcomes.IndexPreviewed;
+import io.huditsd.scheduler.OperationOutcomes.NothingToPlan;
+import io.huditsd.scheduler.OperationOutcomes.PauseChange;
+import io.huditsd.scheduler.OperationOutcomes.Previewed;
+import io.huditsd.scheduler.OperationOutcomes.Queued;
+import io.huditsd.scheduler.OperationOutcomes.Scheduled;
+import io.huditsd.scheduler.OperationOutcomes.Scheduling;
+import io.huditsd.scheduler.OperationOutcomes.Updated;
 import io.huditsd.scheduler.PlanPreview;
+import io.huditsd.scheduler.TableOperations;
 import io.huditsd.scheduler.TableRegistry;
+import io.huditsd.scheduler.TableSnapshot;
 import io.huditsd.scheduler.TableState;
 import io.huditsd.scheduler.view.FileSliceRows;
 import io.huditsd.scheduler.view.TableBacklog;
@@ -33,7 +40,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 
-/** Tables: inspect them, their file groups, plans and runs; schedule, execute, pause and resume. */
+/**
+ * Tables: inspect them, their file groups, plans and runs; schedule, execute, pause and resume through
+ * {@link TableOperations}, whose outcomes are mapped here to status codes and JSON bodies.
+ */
 @Path("/api/v1/tables")
 @Produces(MediaType.APPLICATION_JSON)
 public final class TablesResource {
@@ -44,20 +54,18 @@ public final class TablesResource {
   private final WorkerPool pool;
   private final RunHistory history;
   private final ServiceOutcomes outcomes;
-  private final DuePlanner planner;
-  private final PlanPreview preview;
+  private final TableOperations operations;
   private final TableOwnership ownership;
 
   public TablesResource(TableRegistry registry, HudiTables tables, WorkerPool pool, RunHistory history,
-                        ServiceOutcomes outcomes, DuePlanner planner, TableOwnership ownership) {
+                        ServiceOutcomes outcomes, TableOperations operations, TableOwnership ownership) {
     this.ownership = Objects.requireNonNull(ownership, "ownership is null");
     this.registry = Objects.requireNonNull(registry, "registry is null");
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.pool = Objects.requireNonNull(pool, "pool is null");
     this.history = Objects.requireNonNull(history, "history is null");
     this.outcomes = Objects.requireNonNull(outcomes, "outcomes is null");
-    this.planner = Objects.requireNonNull(planner, "planner is null");
-    this.preview = new PlanPreview(tables);
+    this.operations = Objects.requireNonNull(operations, "operations is null");
   }
 
   @GET
@@ -70,9 +78,10 @@ public final class TablesResource {
   @GET
   @Path("/{id}")
   public TableView get(@PathParam("id") String id) {
-    TableState state = table(id);
-    return TableView.of(state.snapshot(), outcomes.of(id), tables.effectiveKeys(state.table(), metaClient(state)),
-        owner(id));
+    TableSnapshot snapshot = table(id).snapshot();
+    HoodieTableMetaClient metaClient = snapshot.metaClient()
+        .orElseGet(() -> tables.metaClient(snapshot.table().basePath()));
+    return TableView.of(snapshot, outcomes.of(id), tables.effectiveKeys(snapshot.table(), metaClient), owner(id));
   }
 
   @GET
@@ -109,24 +118,11 @@ public final class TablesResource {
   @POST
   @Path("/{id}/plans/{instant}/execute")
   public Response execute(@PathParam("id") String id, @PathParam("instant") String instant) {
-    TableState state = table(id);
-    requireOwned(state);
-    requireNotPaused(state);
-    PendingPlan plan = PendingPlans.list(tables.metaClient(state.table().basePath())).stream()
-        .filter(pending -> pending.instant().equals(instant))
-        .findFirst()
-        .orElseThrow(() -> ApiException.notFound("Table '" + id + "' has no pending plan at instant '" + instant
-            + "'"));
-    WorkItem item = WorkItem.forPlan(state.table(), plan);
-    Optional<RunRecord> existing = pool.find(item.key());
-    if (existing.isPresent()) {
-      throw ApiException.conflict("Plan " + instant + " of table '" + id + "' is already "
-          + existing.get().status().name().toLowerCase(java.util.Locale.ROOT) + " (run " + existing.get().runId()
-          + ")");
+    Execution outcome = operations.execute(id, instant);
+    if (outcome instanceof Queued queued) {
+      return Response.accepted(RunView.of(queued.run())).build();
     }
-    RunRecord run = pool.submit(item).orElseThrow(() -> ApiException.conflict("Plan " + instant
-        + " of table '" + id + "' is already queued or running"));
-    return Response.accepted(RunView.of(run)).build();
+    throw Refusals.toApiException(outcome);
   }
 
   @POST
@@ -134,65 +130,76 @@ public final class TablesResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response schedule(@PathParam("id") String id, ScheduleRequest request) {
     TableState state = table(id);
+    ServiceType service = service(request);
+    if (request.dryRun()) {
+      return dryRun(id, service);
+    }
+    Scheduling outcome = operations.schedule(id, service);
+    if (outcome instanceof Scheduled scheduled) {
+      PlanView view = PlanViews.find(tables.metaClient(state.table().basePath()), scheduled.instant()).orElse(null);
+      return Response.status(Response.Status.CREATED)
+          .entity(new ScheduleResponse(service.configName(), false, scheduled.instant(), view,
+              "plan written and queued"))
+          .build();
+    }
+    if (outcome instanceof NothingToPlan) {
+      return Response.ok(new ScheduleResponse(service.configName(), false, null, null, "nothing to plan")).build();
+    }
+    throw Refusals.toApiException(outcome);
+  }
+
+  private Response dryRun(String id, ServiceType service) {
+    DryRun outcome = operations.dryRun(id, service);
+    PlanView view;
+    if (outcome instanceof Previewed previewed) {
+      view = previewView(previewed.preview());
+    } else if (outcome instanceof IndexPreviewed index) {
+      view = PlanViews.indexPreview(index.partitions());
+    } else if (outcome instanceof NothingToPlan) {
+      view = null;
+    } else {
+      throw Refusals.toApiException(outcome);
+    }
+    return Response.ok(new ScheduleResponse(service.configName(), true, null, view,
+        view == null ? "nothing to plan" : "plan previewed, nothing written")).build();
+  }
+
+  private static PlanView previewView(PlanPreview.Preview plan) {
+    return plan.compaction().map(p -> PlanViews.compaction(null, "preview", p))
+        .or(() -> plan.clustering().map(p -> PlanViews.clustering(null, "preview", p)))
+        .or(() -> plan.clean().map(p -> PlanViews.clean(null, "preview", p)))
+        .orElseThrow(() -> new IllegalStateException("an empty preview is answered as nothing to plan"));
+  }
+
+  private static ServiceType service(ScheduleRequest request) {
     if (request == null || request.service() == null || request.service().isBlank()) {
       throw ApiException.badRequest("service: is required, one of compaction, clustering, clean, index");
     }
-    ServiceType service;
     try {
-      service = ServiceType.fromConfigName(request.service());
+      return ServiceType.fromConfigName(request.service());
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest("service: " + e.getMessage());
     }
-    if (service == ServiceType.ARCHIVE) {
-      throw ApiException.badRequest("service: archive has no plan; it runs on its own once the timeline is long");
-    }
-    if (request.dryRun() && service == ServiceType.INDEX) {
-      List<String> missing = planner.nextIndexPlan(state.table(), tables.metaClient(state.table().basePath()));
-      PlanView view = missing.isEmpty() ? null : PlanViews.indexPreview(missing);
-      return Response.ok(new ScheduleResponse(service.configName(), true, null, view,
-          view == null ? "nothing to plan" : "plan previewed, nothing written")).build();
-    }
-    if (request.dryRun()) {
-      PlanPreview.Preview plan = preview.preview(state.table(), service);
-      PlanView view = plan.compaction().map(p -> PlanViews.compaction(null, "preview", p))
-          .or(() -> plan.clustering().map(p -> PlanViews.clustering(null, "preview", p)))
-          .or(() -> plan.clean().map(p -> PlanViews.clean(null, "preview", p)))
-          .orElse(null);
-      return Response.ok(new ScheduleResponse(service.configName(), true, null, view,
-          view == null ? "nothing to plan" : "plan previewed, nothing written")).build();
-    }
-    requireOwned(state);
-    requireNotPaused(state);
-    Optional<String> instant;
-    try {
-      instant = planner.scheduleNow(state.table(), service);
-    } catch (IllegalStateException e) {
-      throw ApiException.conflict(e.getMessage());
-    }
-    if (instant.isEmpty()) {
-      return Response.ok(new ScheduleResponse(service.configName(), false, null, null, "nothing to plan")).build();
-    }
-    PlanView view = PlanViews.find(tables.metaClient(state.table().basePath()), instant.get()).orElse(null);
-    return Response.status(Response.Status.CREATED)
-        .entity(new ScheduleResponse(service.configName(), false, instant.get(), view, "plan written and queued"))
-        .build();
   }
 
   @POST
   @Path("/{id}/pause")
   public TableView pause(@PathParam("id") String id) {
-    TableState state = table(id);
-    state.setPaused(true);
-    return TableView.of(state.snapshot(), outcomes.of(id), null, owner(id));
+    return view(operations.pause(id));
   }
 
   @POST
   @Path("/{id}/resume")
   public TableView resume(@PathParam("id") String id) {
-    TableState state = table(id);
-    state.setPaused(false);
-    pool.wake();
-    return TableView.of(state.snapshot(), outcomes.of(id), null, owner(id));
+    return view(operations.resume(id));
+  }
+
+  private TableView view(PauseChange change) {
+    if (change instanceof Updated updated) {
+      String id = updated.state().table().id();
+      return TableView.of(updated.state().snapshot(), outcomes.of(id), null, owner(id));
+    }
+    throw Refusals.toApiException(change);
   }
 
   @GET
@@ -208,27 +215,7 @@ public final class TablesResource {
     return registry.get(id).orElseThrow(() -> ApiException.notFound("No table with id '" + id + "'"));
   }
 
-  private HoodieTableMetaClient metaClient(TableState state) {
-    return state.metaClient().orElseGet(() -> tables.metaClient(state.table().basePath()));
-  }
-
   private String owner(String id) {
     return ownership.owner(id).orElse(null);
-  }
-
-  /** Only the owner schedules and executes a table's plans; the others would hand out work twice. */
-  private void requireOwned(TableState state) {
-    String id = state.table().id();
-    if (!ownership.owns(id)) {
-      throw ApiException.conflict("Table '" + id + "' is owned by " + ownership.owner(id)
-          .map(owner -> "replica '" + owner + "'").orElse("no replica right now") + ", not by replica '"
-          + ownership.replicaId() + "'; ask its owner");
-    }
-  }
-
-  private static void requireNotPaused(TableState state) {
-    if (state.isPaused()) {
-      throw ApiException.conflict("Table '" + state.table().id() + "' is paused; resume it first");
-    }
   }
 }

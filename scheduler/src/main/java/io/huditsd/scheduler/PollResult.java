@@ -1,0 +1,91 @@
+package io.huditsd.scheduler;
+
+import io.huditsd.executors.FailedWrites;
+import io.huditsd.scheduler.view.TableBacklog;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.config.HoodieWriteConfig;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the polls of one table know: the table as the last successful poll read it, and the failures since. A poll
+ * builds the next result from the last one and {@link TableState} publishes it whole, so a reader never sees half
+ * of a poll.
+ *
+ * @param table the table as last read; empty before the first successful poll
+ * @param lastPoll when a poll last listed the timeline
+ * @param lastChange when a poll last saw the timeline change (or planned again on request)
+ * @param timeTriggered whether the compaction trigger involves elapsed time, so polls evaluate it without a change
+ * @param recheckAt when a poll must plan again without a change: a pending plan's heartbeat expires
+ * @param failedWrites failed writer commits as of the last planning round
+ * @param backlog backlog figures as of the last changed poll
+ * @param failures polls that failed in a row since the last success
+ * @param replansServed how many of {@link TableState#replanOnNextPoll()}'s requests the last successful poll has
+ *     planned for; fewer than were made means the next poll plans even if the timeline did not change
+ */
+record PollResult(Optional<LoadedTable> table, Optional<Instant> lastPoll, Optional<Instant> lastChange,
+                  boolean timeTriggered, Optional<Instant> recheckAt, FailedWrites failedWrites,
+                  Optional<TableBacklog> backlog, Failures failures, long replansServed) {
+  /** Before the first poll. */
+  static final PollResult NONE = new PollResult(Optional.empty(), Optional.empty(), Optional.empty(), false,
+      Optional.empty(), FailedWrites.NONE, Optional.empty(), Failures.NONE, 0);
+
+  PollResult {
+    Objects.requireNonNull(table, "table is null");
+    Objects.requireNonNull(lastPoll, "lastPoll is null");
+    Objects.requireNonNull(lastChange, "lastChange is null");
+    Objects.requireNonNull(recheckAt, "recheckAt is null");
+    Objects.requireNonNull(failedWrites, "failedWrites is null");
+    Objects.requireNonNull(backlog, "backlog is null");
+    Objects.requireNonNull(failures, "failures is null");
+  }
+
+  /**
+   * The table as a poll read it, all three from the same listing.
+   *
+   * @param fingerprint the timeline listing the table was last planned against
+   * @param metaClient the meta client loaded at the last change
+   * @param writeConfig the write config built at the last change
+   */
+  record LoadedTable(TimelineFingerprint fingerprint, HoodieTableMetaClient metaClient,
+                     HoodieWriteConfig writeConfig) {
+    LoadedTable {
+      Objects.requireNonNull(fingerprint, "fingerprint is null");
+      Objects.requireNonNull(metaClient, "metaClient is null");
+      Objects.requireNonNull(writeConfig, "writeConfig is null");
+    }
+  }
+
+  /**
+   * Polls that failed in a row.
+   *
+   * @param count how many
+   * @param nextAttempt when the table is polled again (polls before are skipped)
+   * @param lastError the last failure's message
+   */
+  record Failures(int count, Instant nextAttempt, Optional<String> lastError) {
+    static final Failures NONE = new Failures(0, Instant.MIN, Optional.empty());
+
+    Failures {
+      Objects.requireNonNull(nextAttempt, "nextAttempt is null");
+      Objects.requireNonNull(lastError, "lastError is null");
+    }
+  }
+
+  /** A poll that found nothing to do: only the poll time moves, and earlier failures are forgotten. */
+  PollResult unchanged(Instant polledAt) {
+    return new PollResult(table, Optional.of(polledAt), lastChange, timeTriggered, recheckAt, failedWrites, backlog,
+        Failures.NONE, replansServed);
+  }
+
+  /**
+   * A poll that failed: the table stays as the last successful poll read it, so the next one compares against that
+   * (and plans again if a replan was owed).
+   */
+  PollResult failed(Optional<Instant> polledAt, Failures failures) {
+    return new PollResult(table, polledAt, lastChange, timeTriggered, recheckAt, failedWrites, backlog, failures,
+        replansServed);
+  }
+}
