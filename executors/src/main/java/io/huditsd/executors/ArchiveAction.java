@@ -17,6 +17,12 @@ public final class ArchiveAction implements ServiceAction {
     return ServiceType.ARCHIVE;
   }
 
+  /** Archival has no plan, so no plan heartbeat; Hudi runs it under the table lock. */
+  @Override
+  public boolean keepsHeartbeat() {
+    return false;
+  }
+
   @Override
   public ActionResult execute(HoodieJavaWriteClient<HoodieAvroPayload> client, Optional<String> instant) {
     long start = System.nanoTime();

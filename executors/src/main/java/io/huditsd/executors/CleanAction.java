@@ -18,6 +18,15 @@ public final class CleanAction implements ServiceAction {
     return ServiceType.CLEAN;
   }
 
+  /**
+   * Neither Hudi nor this action keeps a heartbeat for a clean: Hudi's cleaner executes an unfinished clean plan
+   * again before anything else, and deleting the plan's files twice is harmless, so an inflight clean is not guarded.
+   */
+  @Override
+  public boolean keepsHeartbeat() {
+    return false;
+  }
+
   @Override
   public ActionResult execute(HoodieJavaWriteClient<HoodieAvroPayload> client, Optional<String> instant) {
     long start = System.nanoTime();

@@ -1,14 +1,18 @@
 package io.huditsd.executors;
 
 import io.huditsd.config.ServiceType;
+import org.apache.hudi.avro.model.HoodieClusteringPlan;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.ClusteringUtils;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.exception.HoodieWriteConflictException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -20,9 +24,36 @@ import java.util.Optional;
  * rolled back rather than retried, and the run ends {@code skipped}: the writer's commit stands.
  */
 public final class ClusteringAction implements ServiceAction {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusteringAction.class);
+
   @Override
   public ServiceType service() {
     return ServiceType.CLUSTERING;
+  }
+
+  /** Hudi keeps no heartbeat for clustering; this action keeps one while it runs (see the class comment). */
+  @Override
+  public boolean keepsHeartbeat() {
+    return true;
+  }
+
+  /**
+   * The Java execution strategy matching the one the plan names (see {@link ClusteringStrategyMatch}), whatever the
+   * table's {@code hoodie.clustering.execution.strategy.class} says.
+   */
+  @Override
+  public Map<String, String> clientOverrides(WorkItem item, HoodieTableMetaClient metaClient) {
+    if (item.instant().isEmpty()) {
+      return Map.of();
+    }
+    HoodieClusteringPlan plan = ClusteringUtils.getPendingClusteringPlan(metaClient, item.instant().get());
+    String named = plan.getStrategy() == null ? null : plan.getStrategy().getStrategyClassName();
+    ClusteringStrategyMatch.Choice choice = ClusteringStrategyMatch.forPlan(named);
+    LOG.info("Clustering {} of table {}: execution strategy {} ({})", item.instant().get(), item.table().id(),
+        choice.className().orElse("as configured"), choice.reason());
+    return choice.className()
+        .map(className -> Map.of(ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, className))
+        .orElse(Map.of());
   }
 
   @Override

@@ -18,13 +18,19 @@ public final class CompactionAction implements ServiceAction {
    * How Hudi 1.2.0 refuses, under the table lock, a compaction that another process completed after this run found
    * it pending ({@code BaseHoodieTableServiceClient.compact}): overlapping {@code once} runs hit it (ConcurrentOnceIT).
    * The plan is done, which is what this run was for: skipped, not failed. (The race to start a plan is handled in
-   * {@link PlanRunner}.)
+   * {@link JavaEngine}.)
    */
   static final String COMPLETED_ELSEWHERE = "is not present as pending or already completed";
 
   @Override
   public ServiceType service() {
     return ServiceType.COMPACTION;
+  }
+
+  /** Hudi keeps the heartbeat of a compaction it executes, and refuses to start one whose heartbeat is alive. */
+  @Override
+  public boolean keepsHeartbeat() {
+    return true;
   }
 
   @Override

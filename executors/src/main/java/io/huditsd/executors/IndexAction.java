@@ -38,43 +38,86 @@ public final class IndexAction implements ServiceAction {
     return ServiceType.INDEX;
   }
 
+  /** Hudi keeps no heartbeat for an index build; this action keeps one while it builds (see the class comment). */
+  @Override
+  public boolean keepsHeartbeat() {
+    return true;
+  }
+
   @Override
   public ActionResult execute(HoodieJavaWriteClient<HoodieAvroPayload> client, Optional<String> instant) {
     String indexInstant = instant.orElseThrow(() -> new IllegalArgumentException("index needs an instant"));
-    HoodieWriteConfig config = client.getConfig();
     HoodieTableMetaClient metaClient = ClientMetaClients.of(client);
+    MetadataIndexState.PendingIndexPlan plan = pendingPlan(metaClient, indexInstant);
+    long start = System.nanoTime();
+    if (plan.inflight()) {
+      throw skipInflight(client, metaClient, indexInstant);
+    }
+    Build build = build(client, metaClient, plan, start);
+    dropIfIncomplete(client, metaClient, plan, build.startedAt());
+    int partitions = build.committed().getIndexPartitionInfos().size();
+    return new ActionResult(service(), instant, partitions, 0, 0, Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  /** The plan as the timeline holds it now; a run of a plan that is gone is skipped. */
+  private static MetadataIndexState.PendingIndexPlan pendingPlan(HoodieTableMetaClient metaClient,
+                                                                 String indexInstant) {
     MetadataIndexState.PendingIndexPlan plan = MetadataIndexState.read(metaClient).pendingPlans().get(indexInstant);
     if (plan == null) {
       throw new PlanSkippedException("indexing plan " + indexInstant + " is no longer pending");
     }
-    long start = System.nanoTime();
-    if (plan.inflight()) {
-      // PlanRunner skips plans whose heartbeat is alive; this one has none or an expired one.
-      if (!PlanLiveness.hasHeartbeat(metaClient, indexInstant)) {
-        throw new PlanSkippedException("index build " + indexInstant + " is inflight without a heartbeat: another "
-            + "process (Hudi's HoodieIndexer) runs it; hudi-tsd leaves it to that process");
-      }
-      List<String> removed = IndexRollback.rollback(config, client.getEngineContext(), metaClient, indexInstant);
-      // Nothing was built by this run: it reports skipped, and the next poll plans the index anew.
-      throw new PlanSkippedException("index build " + indexInstant + " was abandoned (heartbeat expired); rolled back "
-          + "partitions " + removed + ", the next poll plans it anew");
+    return plan;
+  }
+
+  /**
+   * An inflight build that reached this run: PlanRunner skips plans whose heartbeat is alive, so this one has none
+   * (another process's, left to it) or an expired one (this daemon died mid-build: rolled back here).
+   *
+   * @return the skip to throw: nothing was built by this run, and the next poll plans the index anew
+   */
+  private static PlanSkippedException skipInflight(HoodieJavaWriteClient<HoodieAvroPayload> client,
+                                                   HoodieTableMetaClient metaClient, String indexInstant) {
+    if (!PlanLiveness.hasHeartbeat(metaClient, indexInstant)) {
+      return new PlanSkippedException("index build " + indexInstant + " is inflight without a heartbeat: another "
+          + "process (Hudi's HoodieIndexer) runs it; hudi-tsd leaves it to that process");
     }
-    ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "tsd-index-progress-" + indexInstant);
-      thread.setDaemon(true);
-      return thread;
-    });
+    List<String> removed = IndexRollback.rollback(client.getConfig(), client.getEngineContext(), metaClient,
+        indexInstant);
+    return new PlanSkippedException("index build " + indexInstant + " was abandoned (heartbeat expired); rolled back "
+        + "partitions " + removed + ", the next poll plans it anew");
+  }
+
+  /**
+   * What Hudi's indexer committed.
+   *
+   * @param committed the index commit's metadata
+   * @param startedAt an instant time taken just before the build started: the writer commits since then must be in
+   *     the index (see {@link IndexCompleteness})
+   */
+  private record Build(HoodieIndexCommitMetadata committed, String startedAt) {
+  }
+
+  /**
+   * Builds the plan's partitions with Hudi's indexer, keeping the plan's heartbeat and logging progress while it
+   * runs; a build that fails is rolled back at once (see {@link #rollbackAfterFailure}).
+   */
+  private static Build build(HoodieJavaWriteClient<HoodieAvroPayload> client, HoodieTableMetaClient metaClient,
+                             MetadataIndexState.PendingIndexPlan plan, long start) {
+    HoodieWriteConfig config = client.getConfig();
+    String indexInstant = plan.instant();
+    ScheduledExecutorService progress = progressLogger(indexInstant);
     try (PlanHeartbeat heartbeat = PlanHeartbeat.start(metaClient.getStorage(), config, indexInstant)) {
       progress.scheduleWithFixedDelay(() -> logProgress(metaClient, plan, start), PROGRESS_INTERVAL.toMillis(),
           PROGRESS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
       LOG.info("Building index table={} instant={} partitions={} baseInstant={}", config.getBasePath(), indexInstant,
           plan.partitions(), plan.baseInstant());
       Option<HoodieIndexCommitMetadata> committed;
-      String buildStartedAt;
+      String startedAt;
       try {
-        buildStartedAt = client.createNewInstantTime(false);
+        startedAt = client.createNewInstantTime(false);
         committed = client.index(indexInstant);
       } catch (RuntimeException e) {
+        // Still under the heartbeat, so no other process takes the build for abandoned meanwhile.
         rollbackAfterFailure(client, metaClient, indexInstant, e);
         throw e;
       } finally {
@@ -85,17 +128,35 @@ public final class IndexAction implements ServiceAction {
       if (!committed.isPresent()) {
         throw new IllegalStateException("Hudi's indexer returned no commit for plan " + indexInstant);
       }
-      Map<String, List<String>> missed = IndexCompleteness.missedCommits(HoodieTableMetaClient.reload(metaClient),
-          buildStartedAt, plan.partitions());
-      if (!missed.isEmpty()) {
-        IndexRollback.dropIncomplete(config, client.getEngineContext(), metaClient, List.copyOf(missed.keySet()));
-        throw new IllegalStateException("Index build " + indexInstant + " of " + config.getBasePath()
-            + " committed without the entries of writer commits " + missed + " (Hudi's catch-up skips a commit"
-            + " whose writer had not seen the new partition yet); the incomplete index was dropped and is built anew");
-      }
-      int partitions = committed.get().getIndexPartitionInfos().size();
-      return new ActionResult(service(), instant, partitions, 0, 0, Duration.ofNanos(System.nanoTime() - start));
+      return new Build(committed.get(), startedAt);
     }
+  }
+
+  /**
+   * Drops a committed index that lacks the entries of writer commits that landed during the build, and fails the
+   * run: Hudi's catch-up skips a commit whose writer had not seen the new partition yet.
+   */
+  private static void dropIfIncomplete(HoodieJavaWriteClient<HoodieAvroPayload> client,
+                                       HoodieTableMetaClient metaClient, MetadataIndexState.PendingIndexPlan plan,
+                                       String buildStartedAt) {
+    Map<String, List<String>> missed = IndexCompleteness.missedCommits(HoodieTableMetaClient.reload(metaClient),
+        buildStartedAt, plan.partitions());
+    if (missed.isEmpty()) {
+      return;
+    }
+    HoodieWriteConfig config = client.getConfig();
+    IndexRollback.dropIncomplete(config, client.getEngineContext(), metaClient, List.copyOf(missed.keySet()));
+    throw new IllegalStateException("Index build " + plan.instant() + " of " + config.getBasePath()
+        + " committed without the entries of writer commits " + missed + " (Hudi's catch-up skips a commit"
+        + " whose writer had not seen the new partition yet); the incomplete index was dropped and is built anew");
+  }
+
+  private static ScheduledExecutorService progressLogger(String indexInstant) {
+    return Executors.newSingleThreadScheduledExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "tsd-index-progress-" + indexInstant);
+      thread.setDaemon(true);
+      return thread;
+    });
   }
 
   private static void rollbackAfterFailure(HoodieJavaWriteClient<HoodieAvroPayload> client,

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -160,6 +163,29 @@ class TestPlanRunner {
 
     ActionResult result = runner.apply(WorkItem.forPlan(table, onlyPlan(table)));
     assertThat(result.fileGroups()).as("the plan runs once the other heartbeat is gone").isPositive();
+  }
+
+  /**
+   * The engine is behind an interface: whatever engine executes, the runner's checks come first, and a plan that is
+   * no longer pending never reaches it.
+   */
+  @Test
+  void anotherEngineGetsOnlyThePlansTheChecksLetThrough() throws IOException {
+    ServicedTable table = tableWithScheduledCompaction();
+    WorkItem item = WorkItem.forPlan(table, onlyPlan(table));
+    List<WorkItem> executed = new ArrayList<>();
+    PlanRunner otherEngine = new PlanRunner(localTables.hudiTables(), PlanRunner.defaultActions(), run -> {
+      executed.add(run);
+      return new ActionResult(run.service(), run.instant(), 0, 0, 0, Duration.ZERO);
+    });
+
+    otherEngine.apply(item);
+    assertThat(executed).containsExactly(item);
+    assertThat(onlyPlan(table).inflight()).as("the other engine did not execute it").isFalse();
+
+    runner.apply(item);
+    assertThatThrownBy(() -> otherEngine.apply(item)).isInstanceOf(PlanSkippedException.class);
+    assertThat(executed).containsExactly(item);
   }
 
   @Test

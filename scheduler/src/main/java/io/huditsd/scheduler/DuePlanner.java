@@ -1,6 +1,5 @@
 package io.huditsd.scheduler;
 
-import io.huditsd.config.MetadataIndexKind;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.CorruptInstantException;
@@ -9,36 +8,32 @@ import io.huditsd.executors.FailedWritesRollback;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
-import io.huditsd.executors.PlanSizes;
 import io.huditsd.executors.PlanLiveness;
+import io.huditsd.executors.PlanSizes;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
-import io.huditsd.executors.clustering.HotFileGroups;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.util.ClusteringUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.common.model.TableServiceType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
 /**
  * Decides what is due on a table, writes those plans onto its timeline through Hudi (which takes the table lock in
- * multi-writer mode), and enqueues every pending plan, the daemon's own and those its writers scheduled.
+ * multi-writer mode), and enqueues every pending plan, the daemon's own and those its writers scheduled. What is due
+ * and how it is scheduled each {@link TableService} says; this class loops over them.
  *
  * <p>A service with a pending plan gets no new plan: Hudi leaves the file groups of an unfinished compaction out of
  * a new one, so planning before the old plan finished would strand the logs written into them.
@@ -49,10 +44,8 @@ public final class DuePlanner {
   private final HudiTables tables;
   private final WorkerPool pool;
   private final PlanLiveness liveness;
-  /** Completed-instant count of each table when archival was last enqueued. */
-  private final Map<String, Integer> archivedAtCount = new ConcurrentHashMap<>();
   private final Map<String, Object> planningLocks = new ConcurrentHashMap<>();
-  private final IndexTrigger indexTrigger;
+  private final TableServices services;
   private final FailedWritesRollback failedWrites;
   private final WriterFailures writerFailures;
 
@@ -64,17 +57,15 @@ public final class DuePlanner {
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.pool = Objects.requireNonNull(pool, "pool is null");
     this.liveness = new PlanLiveness(tables.heartbeat());
-    this.indexTrigger = Objects.requireNonNull(indexTrigger, "indexTrigger is null");
+    this.services = new TableServices(indexTrigger);
     this.failedWrites = new FailedWritesRollback(tables);
     this.writerFailures = new WriterFailures(tables.heartbeat().expiryMillis());
   }
 
-  /** Trigger settings that make Hudi plan whenever there is anything to plan, for on-demand scheduling. */
-  private static final Map<ServiceType, Map<String, String>> TRIGGER_NOW = Map.of(
-      ServiceType.COMPACTION, Map.of("hoodie.compact.inline.trigger.strategy", "NUM_COMMITS",
-          "hoodie.compact.inline.max.delta.commits", "1"),
-      ServiceType.CLUSTERING, Map.of("hoodie.clustering.inline.max.commits", "1"),
-      ServiceType.CLEAN, Map.of("hoodie.clean.trigger.strategy", "NUM_COMMITS", "hoodie.clean.max.commits", "1"));
+  /** The services this planner plans, each with its rules. */
+  public TableServices services() {
+    return services;
+  }
 
   /**
    * Schedules {@code service} now, whatever its trigger says, if Hudi finds anything to plan, and enqueues the
@@ -89,62 +80,76 @@ public final class DuePlanner {
     }
   }
 
-  private Optional<String> scheduleNowLocked(ServicedTable table, ServiceType service) {
-    Map<String, String> overrides = service == ServiceType.INDEX ? Map.of() : TRIGGER_NOW.get(service);
-    if (overrides == null) {
-      throw new IllegalArgumentException(service.configName() + " has no plan to schedule");
-    }
+  private Optional<String> scheduleNowLocked(ServicedTable table, ServiceType type) {
+    PlannedService service = services.planned(type)
+        .orElseThrow(() -> new IllegalArgumentException(type.configName() + " has no plan to schedule"));
     HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
-    try {
-      // Refused as the table's poll is: Hudi would plan over a timeline it misreads.
-      tables.instantFiles().verify(metaClient);
-    } catch (CorruptInstantException e) {
-      throw new IllegalStateException(e.getMessage(), e);
-    }
-    if (service == ServiceType.CLEAN) {
-      // A clean plan never reaches past a failed write; see FailedWritesRollback.
+    verifyReadable(metaClient);
+    if (service.rollsBackFailedWritesFirst()) {
       failedWrites.run(table, metaClient, tables.writeConfig(table, metaClient), true);
     }
-    if (PendingPlans.list(metaClient).stream().anyMatch(plan -> plan.service() == service)) {
-      throw new IllegalStateException("table " + table.id() + " already has a pending " + service.configName()
-          + " plan; it is executed first");
-    }
-    Set<MetadataIndexKind> missingIndexes = service == ServiceType.INDEX
-        ? indexTrigger.missing(table, metaClient) : Set.of();
-    if (service == ServiceType.INDEX && missingIndexes.isEmpty()) {
+    refuseWhilePending(table, metaClient, type);
+    Optional<PlannedService.Scheduling> scheduling = service.onRequest(table, metaClient);
+    if (scheduling.isEmpty()) {
       return Optional.empty();
     }
-    Map<String, String> keys = new HashMap<>(table.hoodieKeys());
-    keys.putAll(overrides);
-    ServicedTable now = table.withHoodieKeys(keys);
     Option<String> instant;
-    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(now)) {
-      instant = switch (service) {
-        case COMPACTION -> client.scheduleCompaction(Option.empty());
-        case CLUSTERING -> client.scheduleClustering(Option.empty());
-        case INDEX -> indexTrigger.schedule(table, client, missingIndexes);
-        default -> client.scheduleTableService(Option.empty(), TableServiceType.CLEAN);
-      };
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(forcedNow(table, service))) {
+      instant = scheduling.get().schedule(client);
     }
     if (!instant.isPresent()) {
       return Optional.empty();
     }
+    keepUnlessOverlapping(table, metaClient, service, instant.get());
+    enqueueScheduledOnRequest(table, metaClient, service, instant.get());
+    return Optional.of(instant.get());
+  }
+
+  /** Refused as the table's poll is: Hudi would plan over a timeline it misreads. */
+  private void verifyReadable(HoodieTableMetaClient metaClient) {
+    try {
+      tables.instantFiles().verify(metaClient);
+    } catch (CorruptInstantException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  private static void refuseWhilePending(ServicedTable table, HoodieTableMetaClient metaClient, ServiceType type) {
+    if (PendingPlans.list(metaClient).stream().anyMatch(plan -> plan.service() == type)) {
+      throw new IllegalStateException("table " + table.id() + " already has a pending " + type.configName()
+          + " plan; it is executed first");
+    }
+  }
+
+  /** The table with the keys that make {@code service} plan now on top of its own. */
+  private static ServicedTable forcedNow(ServicedTable table, PlannedService service) {
+    Map<String, String> keys = new HashMap<>(table.hoodieKeys());
+    keys.putAll(service.forceNowKeys());
+    return table.withHoodieKeys(keys);
+  }
+
+  /** Withdraws the plan just written on request if it overlaps an earlier one, and then refuses the request. */
+  private void keepUnlessOverlapping(ServicedTable table, HoodieTableMetaClient metaClient, PlannedService service,
+                                     String instant) {
     metaClient.reloadActiveTimeline();
-    List<String> scheduled = new ArrayList<>(List.of(instant.get()));
+    List<String> scheduled = new ArrayList<>(List.of(instant));
     if (withdrawOverlapping(table, metaClient, tables.writeConfig(table, metaClient), PendingPlans.list(metaClient),
         scheduled)) {
       metaClient.reloadActiveTimeline();
     }
     if (scheduled.isEmpty()) {
-      throw new IllegalStateException("table " + table.id() + ": the new " + service.configName() + " plan "
-          + instant.get() + " shares file groups with another pending plan and was not kept; see the log");
+      throw new IllegalStateException("table " + table.id() + ": the new " + service.type().configName() + " plan "
+          + instant + " shares file groups with another pending plan and was not kept; see the log");
     }
-    PendingPlans.find(metaClient, instant.get()).ifPresent(plan -> {
-      LOG.info("Scheduled on request table={} service={} instant={} {}{}", table.id(), service.configName(),
-          plan.instant(), PlanSizes.of(metaClient, plan), skippedHot(table, metaClient, plan));
+  }
+
+  private void enqueueScheduledOnRequest(ServicedTable table, HoodieTableMetaClient metaClient,
+                                         PlannedService service, String instant) {
+    PendingPlans.find(metaClient, instant).ifPresent(plan -> {
+      LOG.info("Scheduled on request table={} service={} instant={} {}{}", table.id(), service.type().configName(),
+          plan.instant(), PlanSizes.of(metaClient, plan), scheduledDetail(table, metaClient, plan));
       pool.submit(WorkItem.forPlan(table, plan));
     });
-    return Optional.of(instant.get());
   }
 
   /**
@@ -152,28 +157,7 @@ public final class DuePlanner {
    * (one index per plan, see {@link IndexTrigger#schedule}); empty when none is missing.
    */
   public List<String> nextIndexPlan(ServicedTable table, HoodieTableMetaClient metaClient) {
-    return indexTrigger.missing(table, metaClient).stream().sorted().limit(1)
-        .map(MetadataIndexKind::partitionPath).toList();
-  }
-
-  /**
-   * Archival is due past {@code hoodie.keep.max.commits}, but Hudi may archive nothing (instants a pending plan or
-   * the cleaner still needs). Re-run it only after the timeline grew by the archival window
-   * ({@code keep.max - keep.min}) since the last run, not on every commit.
-   */
-  private boolean archiveDue(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
-    if (!ServiceTriggers.archiveDue(metaClient, config)) {
-      archivedAtCount.remove(table.id());
-      return false;
-    }
-    int completed = metaClient.getActiveTimeline().filterCompletedInstants().countInstants();
-    int window = Math.max(1, config.getMaxCommitsToKeep() - config.getMinCommitsToKeep());
-    Integer last = archivedAtCount.get(table.id());
-    if (last != null && completed < last + window) {
-      return false;
-    }
-    archivedAtCount.put(table.id(), completed);
-    return true;
+    return services.index().nextPlan(table, metaClient);
   }
 
   /**
@@ -181,7 +165,7 @@ public final class DuePlanner {
    *
    * @param scheduledInstants plans written in this round
    * @param enqueued work items queued in this round
-   * @param timeTriggered whether elapsed time alone can make compaction due
+   * @param timeTriggered whether elapsed time alone can make a service due (compaction by time)
    * @param recheckAt when the heartbeat of a pending plan that another process holds expires: its run is skipped
    *     while the heartbeat is alive, and if that process died nothing on the timeline changes to bring the plan
    *     back, so the table must be planned again by then; likewise when a live writer heartbeat expires (a
@@ -218,67 +202,94 @@ public final class DuePlanner {
 
   private Outcome planAndEnqueueLocked(ServicedTable table, HoodieTableMetaClient metaClient,
                                        HoodieWriteConfig config) {
+    FailedWrites failed = handleFailedWrites(table, metaClient, config);
+    List<PendingPlan> pending = PendingPlans.list(metaClient);
+    Map<PlannedService, PlannedService.Scheduling> due = dueServices(table, metaClient, config, pending);
+    List<String> scheduled = new ArrayList<>();
+    if (!due.isEmpty()) {
+      scheduled.addAll(schedule(table, due));
+      pending = afterScheduling(table, metaClient, config, scheduled);
+    }
+    int enqueued = enqueuePending(table, pending, scheduled) + enqueueArchiveIfDue(table, metaClient, config);
+    return new Outcome(scheduled, enqueued, timeTriggered(table, config),
+        earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.nextHeartbeatExpiry()), failed);
+  }
+
+  /** Counts writers' failed commits, then rolls back those the daemon may roll back. */
+  private FailedWrites handleFailedWrites(ServicedTable table, HoodieTableMetaClient metaClient,
+                                          HoodieWriteConfig config) {
     // Before the daemon's own rollback of failed writes below: a writer's instant pending with an expired heartbeat
     // is counted as failed here, its rollback then as the same failure.
     writerFailures.observe(table.id(), metaClient);
     // Before the clean trigger and plan: a failed write holds the clean boundary back, so the plan would be empty
     // (and then nothing would ever roll the write back), even when the trigger says no clean is due.
-    FailedWrites failed = failedWrites.run(table, metaClient, config, table.runs(ServiceType.CLEAN));
-    List<PendingPlan> pending = PendingPlans.list(metaClient);
-    Set<ServiceType> withPendingPlan = pending.stream().map(PendingPlan::service)
-        .collect(Collectors.toCollection(() -> EnumSet.noneOf(ServiceType.class)));
+    return failedWrites.run(table, metaClient, config, table.runs(ServiceType.CLEAN));
+  }
 
-    Set<ServiceType> due = EnumSet.noneOf(ServiceType.class);
-    if (table.runs(ServiceType.COMPACTION) && !withPendingPlan.contains(ServiceType.COMPACTION)
-        && ServiceTriggers.compactionDue(metaClient, config, System.currentTimeMillis())) {
-      due.add(ServiceType.COMPACTION);
+  /** The services the table runs that have no pending plan and are due, in scheduling order, with how to plan. */
+  private Map<PlannedService, PlannedService.Scheduling> dueServices(ServicedTable table,
+                                                                     HoodieTableMetaClient metaClient,
+                                                                     HoodieWriteConfig config,
+                                                                     List<PendingPlan> pending) {
+    long now = System.currentTimeMillis();
+    Map<PlannedService, PlannedService.Scheduling> due = new LinkedHashMap<>();
+    for (PlannedService service : services.planned()) {
+      if (table.runs(service.type()) && pending.stream().noneMatch(plan -> plan.service() == service.type())) {
+        service.due(table, metaClient, config, now).ifPresent(scheduling -> due.put(service, scheduling));
+      }
     }
-    if (table.runs(ServiceType.CLUSTERING) && !withPendingPlan.contains(ServiceType.CLUSTERING)
-        && ServiceTriggers.clusteringDue(metaClient, config)) {
-      due.add(ServiceType.CLUSTERING);
-    }
-    if (table.runs(ServiceType.CLEAN) && !withPendingPlan.contains(ServiceType.CLEAN)
-        && ServiceTriggers.cleanMayBeDue(metaClient)) {
-      due.add(ServiceType.CLEAN);
-    }
+    return due;
+  }
 
-    Set<MetadataIndexKind> missingIndexes = table.runs(ServiceType.INDEX)
-        && !withPendingPlan.contains(ServiceType.INDEX) ? indexTrigger.due(table, metaClient) : Set.of();
-    if (!missingIndexes.isEmpty()) {
-      due.add(ServiceType.INDEX);
-    }
-
+  /** Writes the due plans with one write client; the instants Hudi wrote. */
+  private List<String> schedule(ServicedTable table, Map<PlannedService, PlannedService.Scheduling> due) {
     List<String> scheduled = new ArrayList<>();
-    if (!due.isEmpty()) {
-      try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
-        for (ServiceType service : due) {
-          Option<String> instant = switch (service) {
-            case COMPACTION -> client.scheduleCompaction(Option.empty());
-            case CLUSTERING -> client.scheduleClustering(Option.empty());
-            case CLEAN -> client.scheduleTableService(Option.empty(), TableServiceType.CLEAN);
-            case INDEX -> indexTrigger.schedule(table, client, missingIndexes);
-            default -> Option.empty();
-          };
-          if (instant.isPresent()) {
-            scheduled.add(instant.get());
-          }
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
+      for (PlannedService.Scheduling scheduling : due.values()) {
+        Option<String> instant = scheduling.schedule(client);
+        if (instant.isPresent()) {
+          scheduled.add(instant.get());
         }
       }
+    }
+    return scheduled;
+  }
+
+  /**
+   * Logs the plans just written and withdraws those that overlap an earlier pending plan (removed from
+   * {@code scheduled}).
+   *
+   * @return the pending plans as the timeline holds them now
+   */
+  private List<PendingPlan> afterScheduling(ServicedTable table, HoodieTableMetaClient metaClient,
+                                            HoodieWriteConfig config, List<String> scheduled) {
+    metaClient.reloadActiveTimeline();
+    List<PendingPlan> pending = PendingPlans.list(metaClient);
+    for (PendingPlan plan : pending) {
+      if (scheduled.contains(plan.instant())) {
+        // Counted as the run's "Finished" line counts them (file groups written, bytes read).
+        LOG.info("Scheduled table={} service={} instant={} {}{}", table.id(), plan.service().configName(),
+            plan.instant(), PlanSizes.of(metaClient, plan), scheduledDetail(table, metaClient, plan));
+      }
+    }
+    if (withdrawOverlapping(table, metaClient, config, pending, scheduled)) {
       metaClient.reloadActiveTimeline();
       pending = PendingPlans.list(metaClient);
-      for (PendingPlan plan : pending) {
-        if (scheduled.contains(plan.instant())) {
-          // Counted as the run's "Finished" line counts them (file groups written, bytes read).
-          LOG.info("Scheduled table={} service={} instant={} {}{}", table.id(), plan.service().configName(),
-              plan.instant(), PlanSizes.of(metaClient, plan), skippedHot(table, metaClient, plan));
-        }
-      }
-      if (withdrawOverlapping(table, metaClient, config, pending, scheduled)) {
-        metaClient.reloadActiveTimeline();
-        pending = PendingPlans.list(metaClient);
-      }
     }
+    return pending;
+  }
 
+  private String scheduledDetail(ServicedTable table, HoodieTableMetaClient metaClient, PendingPlan plan) {
+    return services.planned(plan.service()).map(service -> service.scheduledDetail(table, metaClient, plan))
+        .orElse("");
+  }
+
+  /**
+   * Enqueues every pending plan of a service the table runs, except those that overlap an earlier plan.
+   *
+   * @return how many were queued
+   */
+  private int enqueuePending(ServicedTable table, List<PendingPlan> pending, List<String> scheduled) {
     int enqueued = 0;
     Map<String, List<String>> overlapping = OverlappingPlans.later(pending);
     for (PendingPlan plan : pending) {
@@ -297,13 +308,18 @@ public final class DuePlanner {
         }
       }
     }
-    if (table.runs(ServiceType.ARCHIVE) && archiveDue(table, metaClient, config)
-        && pool.submit(WorkItem.forArchive(table)).isPresent()) {
-      enqueued++;
-    }
-    return new Outcome(scheduled, enqueued,
-        table.runs(ServiceType.COMPACTION) && ServiceTriggers.compactionTriggerUsesTime(config),
-        earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.nextHeartbeatExpiry()), failed);
+    return enqueued;
+  }
+
+  /** Archival has no plan: a due table gets a work item without an instant. 1 when one was queued. */
+  private int enqueueArchiveIfDue(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
+    ArchiveService archive = services.archive();
+    return table.runs(archive.type()) && archive.due(table, metaClient, config)
+        && pool.submit(WorkItem.forArchive(table)).isPresent() ? 1 : 0;
+  }
+
+  private boolean timeTriggered(ServicedTable table, HoodieWriteConfig config) {
+    return services.all().stream().anyMatch(service -> table.runs(service.type()) && service.timeCanMakeDue(config));
   }
 
   private static Optional<Instant> earliest(Optional<Instant> first, Optional<Instant> second) {
@@ -311,20 +327,6 @@ public final class DuePlanner {
       return second;
     }
     return second.isPresent() && second.get().isBefore(first.get()) ? second : first;
-  }
-
-  /**
-   * For a clustering plan just scheduled: " skippedHot=K", the file groups its planner left out because writers
-   * wrote them recently (see HotAwareClusteringPlanStrategy), also counted in
-   * {@code tsd_clustering_file_groups_skipped_hot_total}. Empty for other plans.
-   */
-  private static String skippedHot(ServicedTable table, HoodieTableMetaClient metaClient, PendingPlan plan) {
-    if (plan.service() != ServiceType.CLUSTERING) {
-      return "";
-    }
-    int skipped = HotFileGroups.skippedIn(ClusteringUtils.getPendingClusteringPlan(metaClient, plan.instant()));
-    IngestionMetrics.SKIPPED_HOT.labels(table.id()).inc(skipped);
-    return " skippedHot=" + skipped;
   }
 
   /**
@@ -354,13 +356,15 @@ public final class DuePlanner {
     return withdrawn;
   }
 
-  /** The earliest expiry among live heartbeats of inflight plans this table's runs would skip. */
+  /**
+   * The earliest expiry among live heartbeats of inflight plans this table's runs would skip: those of services
+   * whose runs keep a heartbeat (see {@link TableService#keepsHeartbeat()}), as the runner checks them.
+   */
   private Optional<Instant> earliestHeartbeatExpiry(ServicedTable table, HoodieTableMetaClient metaClient,
                                                     List<PendingPlan> pending) {
     Optional<Instant> earliest = Optional.empty();
     for (PendingPlan plan : pending) {
-      // PlanRunner checks heartbeats of inflight compaction and clustering plans only.
-      if (!plan.inflight() || plan.service() == ServiceType.CLEAN || !table.runs(plan.service())) {
+      if (!plan.inflight() || !services.of(plan.service()).keepsHeartbeat() || !table.runs(plan.service())) {
         continue;
       }
       Optional<Instant> expiry = liveness.aliveUntil(metaClient, plan.instant());

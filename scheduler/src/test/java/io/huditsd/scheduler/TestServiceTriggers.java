@@ -51,7 +51,7 @@ class TestServiceTriggers {
   }
 
   private boolean compactionDue(Map<String, String> keys, long nowMillis) {
-    return ServiceTriggers.compactionDue(morWithTwoDeltaCommits, config(morWithTwoDeltaCommits, keys), nowMillis);
+    return CompactionService.triggerDue(morWithTwoDeltaCommits, config(morWithTwoDeltaCommits, keys), nowMillis);
   }
 
   @Test
@@ -84,46 +84,46 @@ class TestServiceTriggers {
   @Test
   void compactionIsNeverDueOnCopyOnWriteOrWithoutDeltaCommits() {
     Map<String, String> eager = Map.of("hoodie.compact.inline.max.delta.commits", "1");
-    assertThat(ServiceTriggers.compactionDue(cowWithThreeCommits, config(cowWithThreeCommits, eager),
+    assertThat(CompactionService.triggerDue(cowWithThreeCommits, config(cowWithThreeCommits, eager),
         System.currentTimeMillis())).isFalse();
-    assertThat(ServiceTriggers.compactionDue(emptyMor, config(emptyMor, eager), System.currentTimeMillis()))
+    assertThat(CompactionService.triggerDue(emptyMor, config(emptyMor, eager), System.currentTimeMillis()))
         .isFalse();
   }
 
   @Test
   void onlyTimeBasedCompactionTriggersNeedPollsWithoutChange() {
-    assertThat(ServiceTriggers.compactionTriggerUsesTime(config(emptyMor, Map.of()))).isFalse();
+    assertThat(CompactionService.triggerUsesTime(config(emptyMor, Map.of()))).isFalse();
     for (String strategy : new String[] {"TIME_ELAPSED", "NUM_OR_TIME", "NUM_AND_TIME"}) {
-      assertThat(ServiceTriggers.compactionTriggerUsesTime(
+      assertThat(CompactionService.triggerUsesTime(
           config(emptyMor, Map.of("hoodie.compact.inline.trigger.strategy", strategy)))).as(strategy).isTrue();
     }
-    assertThat(ServiceTriggers.compactionTriggerUsesTime(
+    assertThat(CompactionService.triggerUsesTime(
         config(emptyMor, Map.of("hoodie.compact.inline.trigger.strategy", "NUM_COMMITS_AFTER_LAST_REQUEST"))))
         .isFalse();
   }
 
   @Test
   void clusteringIsDueAfterEnoughCommits() {
-    assertThat(ServiceTriggers.clusteringDue(cowWithThreeCommits,
+    assertThat(ClusteringService.triggerDue(cowWithThreeCommits,
         config(cowWithThreeCommits, Map.of("hoodie.clustering.inline.max.commits", "3")))).isTrue();
-    assertThat(ServiceTriggers.clusteringDue(cowWithThreeCommits,
+    assertThat(ClusteringService.triggerDue(cowWithThreeCommits,
         config(cowWithThreeCommits, Map.of("hoodie.clustering.inline.max.commits", "4")))).isFalse();
-    assertThat(ServiceTriggers.clusteringDue(emptyMor,
+    assertThat(ClusteringService.triggerDue(emptyMor,
         config(emptyMor, Map.of("hoodie.clustering.inline.max.commits", "1")))).isFalse();
   }
 
   @Test
   void cleanMayBeDueOnceAnythingWasCommittedSinceTheLastClean() {
-    assertThat(ServiceTriggers.cleanMayBeDue(cowWithThreeCommits)).isTrue();
-    assertThat(ServiceTriggers.cleanMayBeDue(morWithTwoDeltaCommits)).isTrue();
-    assertThat(ServiceTriggers.cleanMayBeDue(emptyMor)).isFalse();
+    assertThat(CleanService.mayBeDue(cowWithThreeCommits)).isTrue();
+    assertThat(CleanService.mayBeDue(morWithTwoDeltaCommits)).isTrue();
+    assertThat(CleanService.mayBeDue(emptyMor)).isFalse();
   }
 
   @Test
   void archiveIsDuePastTheMaximumCommitsKept() {
     Map<String, String> small = Map.of("hoodie.keep.min.commits", "1", "hoodie.keep.max.commits", "2",
         "hoodie.clean.commits.retained", "1");
-    assertThat(ServiceTriggers.archiveDue(cowWithThreeCommits, config(cowWithThreeCommits, small))).isTrue();
-    assertThat(ServiceTriggers.archiveDue(cowWithThreeCommits, config(cowWithThreeCommits, Map.of()))).isFalse();
+    assertThat(ArchiveService.pastMaxCommits(cowWithThreeCommits, config(cowWithThreeCommits, small))).isTrue();
+    assertThat(ArchiveService.pastMaxCommits(cowWithThreeCommits, config(cowWithThreeCommits, Map.of()))).isFalse();
   }
 }

@@ -1,0 +1,60 @@
+package io.huditsd.executors;
+
+import io.huditsd.config.ServiceType;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.exception.HoodieLockException;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Executes plans with Hudi's Java engine in this JVM: a fresh write client per run, with the keys the service's
+ * action asks for, closed when the run ends.
+ */
+public final class JavaEngine implements PlanEngine {
+  /** The message of Hudi 1.2.0's HoodieLockException when another process's heartbeat holds the instant. */
+  static final String CONCURRENT_HEARTBEAT = "due to heartbeat by concurrent writer/job";
+
+  private final HudiTables tables;
+  private final Map<ServiceType, ServiceAction> actions;
+
+  public JavaEngine(HudiTables tables, List<ServiceAction> actions) {
+    this.tables = Objects.requireNonNull(tables, "tables is null");
+    this.actions = byService(actions);
+  }
+
+  /** The actions by service; a service listed twice is a wiring mistake. */
+  static Map<ServiceType, ServiceAction> byService(List<ServiceAction> actions) {
+    Map<ServiceType, ServiceAction> byService = new EnumMap<>(ServiceType.class);
+    for (ServiceAction action : actions) {
+      if (byService.put(action.service(), action) != null) {
+        throw new IllegalArgumentException("two actions for service " + action.service().configName());
+      }
+    }
+    return byService;
+  }
+
+  @Override
+  public ActionResult execute(WorkItem item) {
+    ServiceAction action = actions.get(item.service());
+    if (action == null) {
+      throw new IllegalStateException("No action for service " + item.service());
+    }
+    Map<String, String> overrides = action.clientOverrides(item, tables.metaClient(item.table().basePath()));
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(item.table(), overrides)) {
+      return action.execute(client, item.instant());
+    } catch (HoodieLockException e) {
+      // Two processes that both found the plan requested race to start it; Hudi decides under the table lock
+      // (BaseHoodieTableServiceClient.validateHeartBeat: the winner's heartbeat is alive) and the loser gets this.
+      // The plan is being executed, which is what this run was for.
+      if (item.instant().isPresent() && String.valueOf(e.getMessage()).contains(CONCURRENT_HEARTBEAT)) {
+        throw new PlanSkippedException("plan " + item.instant().get() + " is being executed by another process "
+            + "(Hudi found its heartbeat when this run started)");
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package io.huditsd.scheduler;
+
+import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.ArchiveAction;
+import io.huditsd.executors.ServiceAction;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.config.HoodieWriteConfig;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Archival: moves completed instants beyond {@code hoodie.keep.max.commits} out of the active timeline.
+ *
+ * <ul>
+ *   <li>Due: past {@code hoodie.keep.max.commits} completed instants, and again only after the timeline grew by the
+ *       archival window since the last run ({@link #due}).</li>
+ *   <li>Scheduled: never; archival has no plan on the timeline. A due table gets a work item without an instant.</li>
+ *   <li>Run: {@link ArchiveAction}; Hudi decides what to move when it runs, under the table lock.</li>
+ * </ul>
+ */
+public final class ArchiveService implements TableService {
+  private final ArchiveAction action = new ArchiveAction();
+  /** Completed-instant count of each table when archival was last found due. */
+  private final Map<String, Integer> archivedAtCount = new ConcurrentHashMap<>();
+
+  @Override
+  public ServiceType type() {
+    return ServiceType.ARCHIVE;
+  }
+
+  @Override
+  public ServiceAction action() {
+    return action;
+  }
+
+  /**
+   * Archival is due past {@code hoodie.keep.max.commits}, but Hudi may archive nothing (instants a pending plan or
+   * the cleaner still needs). Re-run it only after the timeline grew by the archival window
+   * ({@code keep.max - keep.min}) since the last run, not on every commit. Each answer of true counts as a run.
+   */
+  boolean due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
+    if (!pastMaxCommits(metaClient, config)) {
+      archivedAtCount.remove(table.id());
+      return false;
+    }
+    int completed = metaClient.getActiveTimeline().filterCompletedInstants().countInstants();
+    int window = Math.max(1, config.getMaxCommitsToKeep() - config.getMinCommitsToKeep());
+    Integer last = archivedAtCount.get(table.id());
+    if (last != null && completed < last + window) {
+      return false;
+    }
+    archivedAtCount.put(table.id(), completed);
+    return true;
+  }
+
+  /** Whether the active timeline holds more completed instants than {@code hoodie.keep.max.commits}. */
+  static boolean pastMaxCommits(HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
+    return metaClient.getActiveTimeline().filterCompletedInstants().countInstants() > config.getMaxCommitsToKeep();
+  }
+}

@@ -1,0 +1,81 @@
+package io.huditsd.scheduler;
+
+import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.CleanAction;
+import io.huditsd.executors.ServiceAction;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.model.TableServiceType;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.config.HoodieWriteConfig;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Clean: deletes the file slices that the table's retention ({@code hoodie.clean.*}) no longer keeps.
+ *
+ * <ul>
+ *   <li>Due: whenever anything was committed since the last clean; Hudi's own trigger
+ *       ({@code hoodie.clean.trigger.strategy}, {@code hoodie.clean.max.commits}) decides when it schedules.</li>
+ *   <li>Scheduled: {@code scheduleTableService(CLEAN)}. A clean plan never reaches past a failed write (see
+ *       {@code FailedWritesRollback}), so failed writes are rolled back first: by every poll, and before a clean
+ *       requested through the API.</li>
+ *   <li>Run: {@link CleanAction}; no heartbeat is kept for a clean.</li>
+ * </ul>
+ */
+public final class CleanService implements PlannedService {
+  private static final Map<String, String> FORCE_NOW = Map.of(
+      "hoodie.clean.trigger.strategy", "NUM_COMMITS", "hoodie.clean.max.commits", "1");
+
+  private final CleanAction action = new CleanAction();
+
+  @Override
+  public ServiceType type() {
+    return ServiceType.CLEAN;
+  }
+
+  @Override
+  public ServiceAction action() {
+    return action;
+  }
+
+  @Override
+  public Optional<Scheduling> due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
+                                  long nowMillis) {
+    return mayBeDue(metaClient) ? Optional.of(CleanService::schedule) : Optional.empty();
+  }
+
+  @Override
+  public Optional<Scheduling> onRequest(ServicedTable table, HoodieTableMetaClient metaClient) {
+    return Optional.of(CleanService::schedule);
+  }
+
+  @Override
+  public Map<String, String> forceNowKeys() {
+    return FORCE_NOW;
+  }
+
+  @Override
+  public boolean rollsBackFailedWritesFirst() {
+    return true;
+  }
+
+  private static Option<String> schedule(HoodieJavaWriteClient<HoodieAvroPayload> client) {
+    return client.scheduleTableService(Option.empty(), TableServiceType.CLEAN);
+  }
+
+  /** Whether anything was committed since the last completed clean. */
+  static boolean mayBeDue(HoodieTableMetaClient metaClient) {
+    HoodieActiveTimeline timeline = metaClient.getActiveTimeline();
+    Option<HoodieInstant> lastClean = timeline.getCleanerTimeline().filterCompletedInstants().lastInstant();
+    int commitsSince = timeline.getCommitsTimeline().filterCompletedInstants()
+        .findInstantsAfter(lastClean.map(HoodieInstant::requestedTime).orElse("0"), Integer.MAX_VALUE)
+        .countInstants();
+    return commitsSince > 0;
+  }
+}

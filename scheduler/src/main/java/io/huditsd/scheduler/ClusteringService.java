@@ -1,0 +1,89 @@
+package io.huditsd.scheduler;
+
+import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.ClusteringAction;
+import io.huditsd.executors.PendingPlan;
+import io.huditsd.executors.ServiceAction;
+import io.huditsd.executors.clustering.HotFileGroups;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.util.ClusteringUtils;
+import org.apache.hudi.common.util.Option;
+import org.apache.hudi.config.HoodieWriteConfig;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Clustering: rewrites (or, with the binary-copy strategy, stitches) small files of a file-group set into fewer,
+ * larger ones.
+ *
+ * <ul>
+ *   <li>Due: by Hudi's trigger {@code hoodie.clustering.inline.max.commits}, commits counted since the last
+ *       clustering.</li>
+ *   <li>Scheduled: {@code scheduleClustering} with the table's plan strategy (by default the daemon's
+ *       {@code HotAwareClusteringPlanStrategy}, which leaves out file groups writers wrote recently).</li>
+ *   <li>Run: {@link ClusteringAction}, with the Java execution strategy matching the plan's; Hudi keeps no heartbeat
+ *       for clustering, so the action keeps one.</li>
+ * </ul>
+ */
+public final class ClusteringService implements PlannedService {
+  private static final Map<String, String> FORCE_NOW = Map.of("hoodie.clustering.inline.max.commits", "1");
+
+  private final ClusteringAction action = new ClusteringAction();
+
+  @Override
+  public ServiceType type() {
+    return ServiceType.CLUSTERING;
+  }
+
+  @Override
+  public ServiceAction action() {
+    return action;
+  }
+
+  @Override
+  public Optional<Scheduling> due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
+                                  long nowMillis) {
+    return triggerDue(metaClient, config) ? Optional.of(ClusteringService::schedule) : Optional.empty();
+  }
+
+  @Override
+  public Optional<Scheduling> onRequest(ServicedTable table, HoodieTableMetaClient metaClient) {
+    return Optional.of(ClusteringService::schedule);
+  }
+
+  @Override
+  public Map<String, String> forceNowKeys() {
+    return FORCE_NOW;
+  }
+
+  /**
+   * " skippedHot=K": the file groups the planner left out because writers wrote them recently (see
+   * HotAwareClusteringPlanStrategy), also counted in {@code tsd_clustering_file_groups_skipped_hot_total}.
+   */
+  @Override
+  public String scheduledDetail(ServicedTable table, HoodieTableMetaClient metaClient, PendingPlan plan) {
+    int skipped = HotFileGroups.skippedIn(ClusteringUtils.getPendingClusteringPlan(metaClient, plan.instant()));
+    IngestionMetrics.SKIPPED_HOT.labels(table.id()).inc(skipped);
+    return " skippedHot=" + skipped;
+  }
+
+  private static Option<String> schedule(HoodieJavaWriteClient<HoodieAvroPayload> client) {
+    return client.scheduleClustering(Option.empty());
+  }
+
+  /** Hudi's clustering trigger, evaluated on the loaded timeline. */
+  static boolean triggerDue(HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
+    HoodieActiveTimeline timeline = metaClient.getActiveTimeline();
+    Option<HoodieInstant> lastClustering = timeline.getLastClusteringInstant();
+    int commitsSince = timeline.getCommitsTimeline().filterCompletedInstants()
+        .findInstantsAfter(lastClustering.map(HoodieInstant::requestedTime).orElse("0"), Integer.MAX_VALUE)
+        .countInstants();
+    return commitsSince >= config.getInlineClusterMaxCommits();
+  }
+}

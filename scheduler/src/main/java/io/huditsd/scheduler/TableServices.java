@@ -1,0 +1,63 @@
+package io.huditsd.scheduler;
+
+import io.huditsd.config.ServiceType;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The daemon's table services, one object each, in {@link ServiceType} order. One set per planner: the archive and
+ * index services remember, per table, when they last ran or failed. A new service is a new {@link TableService}
+ * added here (and its action to {@code PlanRunner.defaultActions()}).
+ */
+public final class TableServices {
+  private final List<PlannedService> planned;
+  private final ArchiveService archive;
+  private final IndexService index;
+  private final Map<ServiceType, TableService> byType = new EnumMap<>(ServiceType.class);
+  private final List<TableService> all;
+
+  public TableServices(IndexTrigger indexTrigger) {
+    this.index = new IndexService(Objects.requireNonNull(indexTrigger, "indexTrigger is null"));
+    this.archive = new ArchiveService();
+    this.planned = List.of(new CompactionService(), new ClusteringService(), new CleanService(), index);
+    for (PlannedService service : planned) {
+      byType.put(service.type(), service);
+    }
+    byType.put(archive.type(), archive);
+    if (byType.size() != ServiceType.values().length) {
+      throw new IllegalStateException("not one service per ServiceType: " + byType.keySet());
+    }
+    this.all = List.copyOf(byType.values());
+  }
+
+  /** The services that write plans, in the order a poll schedules them. */
+  public List<PlannedService> planned() {
+    return planned;
+  }
+
+  public ArchiveService archive() {
+    return archive;
+  }
+
+  public IndexService index() {
+    return index;
+  }
+
+  /** Every service, in {@link ServiceType} order. */
+  public List<TableService> all() {
+    return all;
+  }
+
+  public TableService of(ServiceType type) {
+    return byType.get(Objects.requireNonNull(type, "type is null"));
+  }
+
+  /** The service of {@code type} if it writes plans. */
+  public Optional<PlannedService> planned(ServiceType type) {
+    return of(type) instanceof PlannedService service ? Optional.of(service) : Optional.empty();
+  }
+}
