@@ -4,6 +4,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import io.huditsd.config.HeartbeatSettings;
+import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.TableWriteConfigs;
 import io.huditsd.lock.DefaultTableLock;
 import org.apache.hadoop.conf.Configuration;
@@ -114,7 +115,7 @@ public final class BinaryCopyBench {
     HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder().setConf(storage).setBasePath(basePath).build();
     // As the daemon: its default lock for the table's store (the storage lock on local tables).
     HoodieWriteConfig config = TableWriteConfigs.build(metaClient, DefaultTableLock.apply(basePath, keys),
-        new HeartbeatSettings(60_000, 2));
+        new HeartbeatSettings(60_000, 2), MetadataIndexes.none());
     Map<String, String> result = new LinkedHashMap<>();
     result.put("name", name);
     try (HoodieJavaWriteClient<HoodieAvroPayload> client =

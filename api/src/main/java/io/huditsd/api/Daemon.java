@@ -5,17 +5,18 @@ import io.dropwizard.lifecycle.Managed;
 import io.huditsd.api.metrics.PollMetrics;
 import io.huditsd.api.metrics.RunMetrics;
 import io.huditsd.api.metrics.TableMetricsCollector;
+import io.huditsd.config.HaConfig;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServicedTables;
 import io.huditsd.config.TableSpec;
 import io.huditsd.config.TsdConfiguration;
+import io.huditsd.config.WorkerConfig;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunListener;
 import io.huditsd.executors.WorkerPool;
 import io.huditsd.ha.TableOwnership;
 import io.huditsd.ha.ZookeeperOwnership;
-import io.huditsd.config.HaConfig;
 import io.huditsd.lock.ZookeeperClients;
 import io.huditsd.scheduler.DiscoveryService;
 import io.huditsd.scheduler.DuePlanner;
@@ -27,9 +28,12 @@ import io.huditsd.scheduler.TableState;
 import io.prometheus.client.CollectorRegistry;
 import org.apache.hadoop.conf.Configuration;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * The long-running daemon: registry, discovery, polling, the worker pool and table ownership, started and stopped
@@ -52,68 +56,122 @@ public final class Daemon implements Managed {
   private volatile boolean started;
 
   public Daemon(TsdConfiguration configuration, CollectorRegistry metrics, ObjectMapper mapper) {
-    this.configuration = configuration;
-    this.history = new RunHistory(configuration.getHistory().size(),
-        configuration.getHistory().file().map(java.nio.file.Path::of), mapper);
+    this.configuration = Objects.requireNonNull(configuration, "configuration is null");
+    this.history = runHistory(configuration, mapper);
     this.hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
     this.tables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(configuration.getWorkers()));
-    RunListener listeners = RunListener.all(List.of(history, outcomes, new RunMetrics(metrics)));
-    this.ownership = configuration.getHa().<TableOwnership>map(ha -> new ZookeeperOwnership(ha.zookeeper(),
-            ha.basePath(), ha.replicaId(), Duration.ofMillis(ha.sessionTimeout().toMilliseconds()),
-            tableId -> pool().isRunning(tableId)))
-        .orElseGet(() -> TableOwnership.sole(HaConfig.defaultReplicaId()));
-    this.pool = new WorkerPool(configuration.getWorkers().count(), configuration.getWorkers().maxAttempts(),
-        Duration.ofMillis(configuration.getWorkers().retryBackoff().toMilliseconds()),
-        PlanRunner.withDefaultActions(tables), listeners,
-        tableId -> !ownership.owns(tableId) || registry.get(tableId).map(TableState::isPaused).orElse(false));
+    // The ownership first, the pool next (it holds back work of tables owned elsewhere); the ownership hears of the
+    // pool's running work only in start, once both exist.
+    this.ownership = ownership(configuration);
+    this.pool = workerPool(configuration, tables,
+        RunListener.all(List.of(history, outcomes, new RunMetrics(metrics))), heldBack(ownership, registry));
     this.planner = new DuePlanner(tables, pool);
+    this.polling = pollingService(configuration, tables, hadoopConfiguration, planner, ownership, registry, metrics);
+    this.servicedTables = new ServicedTables(configuration);
+    this.discovery = discoveryService(configuration, hadoopConfiguration, servicedTables, registry);
+    registry.addListener(polling);
+    registry.addListener(new OwnershipTracking(ownership));
+    ownership.addListener(new OwnershipFollower(registry, polling, pool));
+    new TableMetricsCollector(registry, pool, outcomes, ownership).register(metrics);
+  }
+
+  private static RunHistory runHistory(TsdConfiguration configuration, ObjectMapper mapper) {
+    return new RunHistory(configuration.getHistory().size(), configuration.getHistory().file().map(Path::of),
+        mapper);
+  }
+
+  /** Shared through ZooKeeper with the other replicas when {@code ha} is configured; otherwise every table is ours. */
+  private static TableOwnership ownership(TsdConfiguration configuration) {
+    return configuration.getHa().<TableOwnership>map(ha -> new ZookeeperOwnership(ha.zookeeper(), ha.basePath(),
+            ha.replicaId(), Duration.ofMillis(ha.sessionTimeout().toMilliseconds())))
+        .orElseGet(() -> TableOwnership.sole(HaConfig.defaultReplicaId()));
+  }
+
+  /** Tables whose queued work waits: owned by another replica, or paused. */
+  private static Predicate<String> heldBack(TableOwnership ownership, TableRegistry registry) {
+    return tableId -> !ownership.owns(tableId) || registry.get(tableId).map(TableState::isPaused).orElse(false);
+  }
+
+  private static WorkerPool workerPool(TsdConfiguration configuration, HudiTables tables, RunListener listeners,
+                                       Predicate<String> heldBack) {
+    WorkerConfig workers = configuration.getWorkers();
+    return new WorkerPool(workers.count(), workers.maxAttempts(),
+        Duration.ofMillis(workers.retryBackoff().toMilliseconds()), PlanRunner.withDefaultActions(tables), listeners,
+        heldBack);
+  }
+
+  /** Polls the tables this replica owns. */
+  private static PollingService pollingService(TsdConfiguration configuration, HudiTables tables,
+                                               Configuration hadoopConfiguration, DuePlanner planner,
+                                               TableOwnership ownership, TableRegistry registry,
+                                               CollectorRegistry metrics) {
     TablePoller poller = new TablePoller(tables, hadoopConfiguration, planner,
         Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()), new PollMetrics(metrics),
         ownership::owns, Clock.systemUTC());
-    this.polling = new PollingService(poller, registry, configuration.getPolling().threads());
-    this.servicedTables = new ServicedTables(configuration);
-    this.discovery = new DiscoveryService(
-        new TableDiscovery(hadoopConfiguration, configuration.getDiscovery().maxDepth()),
+    return new PollingService(poller, registry, configuration.getPolling().threads());
+  }
+
+  private static DiscoveryService discoveryService(TsdConfiguration configuration, Configuration hadoopConfiguration,
+                                                   ServicedTables servicedTables, TableRegistry registry) {
+    return new DiscoveryService(new TableDiscovery(hadoopConfiguration, configuration.getDiscovery().maxDepth()),
         configuration.getDiscovery().roots(), servicedTables, registry,
         Duration.ofMillis(configuration.getDiscovery().interval().toMilliseconds()));
-    registry.addListener(polling);
-    registry.addListener(new TableRegistry.Listener() {
-      @Override
-      public void added(TableState state) {
-        ownership.track(state.table().id());
-      }
+  }
 
-      @Override
-      public void removed(TableState state) {
-        ownership.untrack(state.table().id());
-      }
-    });
-    ownership.addListener(new TableOwnership.Listener() {
-      @Override
-      public void gained(String tableId) {
-        registry.get(tableId).ifPresent(state -> {
-          state.replanOnNextPoll();
-          try {
-            polling.pollNow(tableId);
-          } catch (IllegalStateException e) {
-            // Not scheduled yet; its first poll comes on its own.
-          }
-        });
-        pool.wake();
-      }
+  /** Every registered table may be owned by this replica; a removed one is given up. */
+  private static final class OwnershipTracking implements TableRegistry.Listener {
+    private final TableOwnership ownership;
 
-      @Override
-      public void lost(String tableId) {
-        // The new owner enqueues the table's plans itself; running ones finish here (their commits are fenced).
-        pool.cancelQueued(tableId);
-      }
-    });
-    new TableMetricsCollector(registry, pool, outcomes, ownership).register(metrics);
+    private OwnershipTracking(TableOwnership ownership) {
+      this.ownership = ownership;
+    }
+
+    @Override
+    public void added(TableState state) {
+      ownership.track(state.table().id());
+    }
+
+    @Override
+    public void removed(TableState state) {
+      ownership.untrack(state.table().id());
+    }
+  }
+
+  /** A table gained is planned anew at once; the queued work of a table lost is dropped. */
+  private static final class OwnershipFollower implements TableOwnership.Listener {
+    private final TableRegistry registry;
+    private final PollingService polling;
+    private final WorkerPool pool;
+
+    private OwnershipFollower(TableRegistry registry, PollingService polling, WorkerPool pool) {
+      this.registry = registry;
+      this.polling = polling;
+      this.pool = pool;
+    }
+
+    @Override
+    public void gained(String tableId) {
+      registry.get(tableId).ifPresent(state -> {
+        state.replanOnNextPoll();
+        try {
+          polling.pollNow(tableId);
+        } catch (IllegalStateException e) {
+          // Not scheduled yet; its first poll comes on its own.
+        }
+      });
+      pool.wake();
+    }
+
+    @Override
+    public void lost(String tableId) {
+      // The new owner enqueues the table's plans itself; running ones finish here (their commits are fenced).
+      pool.cancelQueued(tableId);
+    }
   }
 
   @Override
   public void start() throws Exception {
-    ownership.start();
+    ownership.start(pool::isRunning);
     polling.start();
     for (TableSpec spec : configuration.getTables()) {
       registry.add(servicedTables.explicit(spec));
@@ -137,6 +195,8 @@ public final class Daemon implements Managed {
     discovery.close();
     polling.close();
     pool.shutdown(Duration.ofSeconds(60));
+    // After the pool, so that the runs it finished while stopping reach the file.
+    history.close();
     // After the pool: tables are handed over only once their running work is done.
     ownership.close();
     ZookeeperClients.closeAll();

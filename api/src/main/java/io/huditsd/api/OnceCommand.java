@@ -7,18 +7,19 @@ import io.dropwizard.core.cli.Command;
 import io.dropwizard.core.setup.Bootstrap;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.HoodieKeyRules;
+import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TableIds;
 import io.huditsd.config.TablePaths;
 import io.huditsd.config.WorkerConfig;
-import io.huditsd.executors.HudiTables;
 import io.huditsd.config.WriterLockDefaults;
-import io.huditsd.lock.LockProviderCheck;
-import io.huditsd.lock.ZookeeperClients;
+import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.lock.LockProviderCheck;
+import io.huditsd.lock.ZookeeperClients;
 import io.huditsd.scheduler.DuePlanner;
 import io.huditsd.scheduler.OncePass;
 import io.huditsd.scheduler.PollObserver;
@@ -38,9 +39,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -72,42 +76,53 @@ final class OnceCommand extends Command {
         .help("worker threads, 1 to " + WorkerConfig.MAX_COUNT + " (default: cores)");
     subparser.addArgument("--timeout-minutes").dest("timeout").type(Integer.class)
         .choices(Arguments.range(1, Integer.MAX_VALUE)).metavar("MINUTES").setDefault(120)
-        .help("give up waiting for plans after this long");
+        .help("give up waiting for plans after this long, for the whole pass (default: 120)");
   }
 
   @Override
   public void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
     showProgressLogs();
     Set<ServiceType> services = parseServices(namespace.getString("services"));
-    Map<String, String> hoodie = parseHoodie(namespace.getList("hoodie"));
+    Map<String, String> hoodie = checkedHoodieKeys(parseHoodie(namespace.getList("hoodie")));
+    WorkerConfig workerConfig = WorkerConfig.create(namespace.getInt("workers"), 1, null, null, null);
+    Configuration hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
+    HudiTables hudiTables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(workerConfig));
+    List<ServicedTable> tables = servicedTables(namespace.getList("tables"), services, hoodie, hudiTables,
+        new TableProbe(hadoopConfiguration));
+    List<RunRecord> finished = Collections.synchronizedList(new ArrayList<>());
+    List<String> failures = servicePass(tables, workerConfig, hudiTables, hadoopConfiguration,
+        Duration.ofMinutes(namespace.getInt("timeout")), finished);
+    PrintStream out = System.out;
+    printRuns(finished, out);
+    if (!failures.isEmpty()) {
+      throw new CommandFailedException(String.join("\n", failures));
+    }
+    out.println("Serviced " + tables.size() + " table(s), " + finished.size() + " run(s)");
+    out.flush();
+    // Hudi's clients can leave non-daemon threads behind; a one-shot pass must end.
+    System.exit(0);
+  }
+
+  /** The {@code --hoodie-conf} keys, refused with every problem named when one may not be set or names no lock. */
+  private static Map<String, String> checkedHoodieKeys(Map<String, String> hoodie) {
     List<String> keyErrors = new ArrayList<>(HoodieKeyRules.check("--hoodie-conf", hoodie));
     keyErrors.addAll(LockProviderCheck.check("--hoodie-conf", hoodie));
     if (!keyErrors.isEmpty()) {
       throw new CommandFailedException(String.join("\n", keyErrors));
     }
-    WorkerConfig workerConfig = WorkerConfig.create(namespace.getInt("workers"), 1, null, null, null);
-    Configuration hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
-    HudiTables hudiTables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(workerConfig));
+    return hoodie;
+  }
 
+  /** Every {@code --table}, checked; fails naming each path that cannot be serviced, before anything runs. */
+  private static List<ServicedTable> servicedTables(List<String> paths, Set<ServiceType> services,
+                                                    Map<String, String> hoodie, HudiTables hudiTables,
+                                                    TableProbe probe) {
     List<ServicedTable> tables = new ArrayList<>();
     List<String> problems = new ArrayList<>();
-    TableProbe probe = new TableProbe(hadoopConfiguration);
-    for (String path : namespace.<String>getList("tables")) {
+    for (String path : paths) {
       String basePath = TablePaths.normalize(path);
       try {
-        probe.requireTableLayout(basePath);
-        HoodieTableMetaClient metaClient = hudiTables.metaClient(basePath);
-        TableProbe.requireSupportedVersion(metaClient);
-        // As the daemon: the writers' lock from hudi-defaults.conf unless --hoodie-conf names one.
-        Map<String, String> keys = new java.util.HashMap<>(WriterLockDefaults.keys());
-        keys.putAll(hoodie);
-        List<String> lockErrors = LockProviderCheck.check("--hoodie-conf", keys, basePath);
-        if (!lockErrors.isEmpty()) {
-          problems.addAll(lockErrors);
-          continue;
-        }
-        LockProviderCheck.warnings("--hoodie-conf", keys).forEach(warning -> LOG.warn("{}: {}", basePath, warning));
-        tables.add(new ServicedTable(TableIds.derive(basePath), basePath, services, Duration.ofSeconds(30), keys));
+        servicedTable(basePath, services, hoodie, hudiTables, probe, problems).ifPresent(tables::add);
       } catch (TableProblem e) {
         problems.add(e.getMessage());
       } catch (RuntimeException e) {
@@ -117,8 +132,34 @@ final class OnceCommand extends Command {
     if (!problems.isEmpty()) {
       throw new CommandFailedException(String.join("\n", problems));
     }
+    return tables;
+  }
 
-    List<RunRecord> finished = Collections.synchronizedList(new ArrayList<>());
+  /** The table at {@code basePath}, or empty with its lock problems added to {@code problems}. */
+  private static Optional<ServicedTable> servicedTable(String basePath, Set<ServiceType> services,
+                                                       Map<String, String> hoodie, HudiTables hudiTables,
+                                                       TableProbe probe, List<String> problems) {
+    probe.requireTableLayout(basePath);
+    HoodieTableMetaClient metaClient = hudiTables.metaClient(basePath);
+    TableProbe.requireSupportedVersion(metaClient);
+    // As the daemon: the writers' lock from hudi-defaults.conf unless --hoodie-conf names one.
+    Map<String, String> keys = new HashMap<>(WriterLockDefaults.keys());
+    keys.putAll(hoodie);
+    List<String> lockErrors = LockProviderCheck.check("--hoodie-conf", keys, basePath);
+    if (!lockErrors.isEmpty()) {
+      problems.addAll(lockErrors);
+      return Optional.empty();
+    }
+    LockProviderCheck.warnings("--hoodie-conf", keys).forEach(warning -> LOG.warn("{}: {}", basePath, warning));
+    // once takes no indexes to build: it only executes pending indexing plans.
+    return Optional.of(new ServicedTable(TableIds.derive(basePath), basePath, services, Duration.ofSeconds(30), keys,
+        MetadataIndexes.none()));
+  }
+
+  /** Runs the pass over {@code tables} on a pool of its own; the runs that finished land in {@code finished}. */
+  private static List<String> servicePass(List<ServicedTable> tables, WorkerConfig workerConfig,
+                                          HudiTables hudiTables, Configuration hadoopConfiguration, Duration timeout,
+                                          List<RunRecord> finished) throws InterruptedException {
     WorkerPool pool = new WorkerPool(workerConfig.count(), workerConfig.maxAttempts(), Duration.ZERO,
         PlanRunner.withDefaultActions(hudiTables), run -> {
           if (run.status().isFinal()) {
@@ -128,27 +169,24 @@ final class OnceCommand extends Command {
     // A pass owns every table it is given.
     TablePoller poller = new TablePoller(hudiTables, hadoopConfiguration, new DuePlanner(hudiTables, pool),
         Duration.ofMinutes(10), PollObserver.NONE, tableId -> true, Clock.systemUTC());
-    List<String> failures;
     try {
-      failures = new OncePass(poller, pool).run(tables, Duration.ofMinutes(namespace.getInt("timeout")), finished);
+      return new OncePass(poller, pool, Clock.systemUTC()).run(tables, timeout, finished);
     } finally {
       pool.shutdown(Duration.ofSeconds(30));
       ZookeeperClients.closeAll();
     }
-    PrintStream out = System.out;
-    for (RunRecord run : finished) {
-      out.println(run.item().describe() + " status=" + run.status().name().toLowerCase(java.util.Locale.ROOT)
-          + run.result().map(result -> " fileGroups=" + result.fileGroups() + " bytesIn=" + result.bytesIn()
-              + " bytesOut=" + result.bytesOut() + " durationMs=" + result.duration().toMillis()).orElse("")
-          + run.error().map(error -> " error=" + error).orElse(""));
+  }
+
+  /** One line per finished run, for the logs of a CronJob. */
+  private static void printRuns(List<RunRecord> finished, PrintStream out) {
+    synchronized (finished) {
+      for (RunRecord run : finished) {
+        out.println(run.item().describe() + " status=" + run.status().name().toLowerCase(Locale.ROOT)
+            + run.result().map(result -> " fileGroups=" + result.fileGroups() + " bytesIn=" + result.bytesIn()
+                + " bytesOut=" + result.bytesOut() + " durationMs=" + result.duration().toMillis()).orElse("")
+            + run.error().map(error -> " error=" + error).orElse(""));
+      }
     }
-    if (!failures.isEmpty()) {
-      throw new CommandFailedException(String.join("\n", failures));
-    }
-    out.println("Serviced " + tables.size() + " table(s), " + finished.size() + " run(s)");
-    out.flush();
-    // Hudi's clients can leave non-daemon threads behind; a one-shot pass must end.
-    System.exit(0);
   }
 
   @Override

@@ -15,6 +15,7 @@ import io.huditsd.api.rest.TablesResource;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
+import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TsdConfiguration;
 import io.huditsd.executors.HudiTables;
@@ -417,7 +418,7 @@ class TestRestApi {
   private static String scheduleCompactionAsAWriter() {
     HudiTables tables = new HudiTables(new Configuration(), new HeartbeatSettings(1000, 1));
     ServicedTable table = new ServicedTable(TABLE, "file:" + tablePath, Set.of(ServiceType.COMPACTION),
-        Duration.ofSeconds(1), Map.of("hoodie.compact.inline.max.delta.commits", "1"));
+        Duration.ofSeconds(1), Map.of("hoodie.compact.inline.max.delta.commits", "1"), MetadataIndexes.none());
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
       Option<String> instant = client.scheduleCompaction(Option.empty());
       assertThat(instant.isPresent()).as("the writer scheduled a compaction").isTrue();

@@ -1,6 +1,7 @@
 package io.huditsd.config;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -18,11 +19,6 @@ import java.util.Set;
  */
 public record ServicedTable(String id, String basePath, Set<ServiceType> services, Duration pollInterval,
                             Map<String, String> hoodieKeys, MetadataIndexes indexes) {
-  public ServicedTable(String id, String basePath, Set<ServiceType> services, Duration pollInterval,
-                       Map<String, String> hoodieKeys) {
-    this(id, basePath, services, pollInterval, hoodieKeys, MetadataIndexes.none());
-  }
-
   public ServicedTable {
     TableIds.requireValid(Objects.requireNonNull(id, "id is null"));
     Objects.requireNonNull(basePath, "basePath is null");
@@ -32,9 +28,34 @@ public record ServicedTable(String id, String basePath, Set<ServiceType> service
     Objects.requireNonNull(indexes, "indexes is null");
   }
 
+  // Copies go through these methods, which keep every other field; a constructor that defaulted a field once made
+  // clustering runs lose the table's wanted indexes.
+
   /** The same table with other {@code hoodie.*} keys. */
   public ServicedTable withHoodieKeys(Map<String, String> keys) {
     return new ServicedTable(id, basePath, services, pollInterval, keys, indexes);
+  }
+
+  /** The same table with {@code overrides} on top of its {@code hoodie.*} keys, as if the user had set them. */
+  public ServicedTable withHoodieKeysOverridden(Map<String, String> overrides) {
+    Map<String, String> keys = new HashMap<>(hoodieKeys);
+    keys.putAll(Objects.requireNonNull(overrides, "overrides is null"));
+    return withHoodieKeys(keys);
+  }
+
+  /** The same table with other services enabled. */
+  public ServicedTable withServices(Set<ServiceType> enabled) {
+    return new ServicedTable(id, basePath, enabled, pollInterval, hoodieKeys, indexes);
+  }
+
+  /** The same table polled at another interval. */
+  public ServicedTable withPollInterval(Duration interval) {
+    return new ServicedTable(id, basePath, services, interval, hoodieKeys, indexes);
+  }
+
+  /** The same table with other wanted metadata indexes. */
+  public ServicedTable withIndexes(MetadataIndexes wanted) {
+    return new ServicedTable(id, basePath, services, pollInterval, hoodieKeys, wanted);
   }
 
   public boolean runs(ServiceType service) {

@@ -41,15 +41,10 @@ public final class TableWriteConfigs {
    * @param metaClient a meta client of the table, freshly loaded
    * @param userKeys the effective {@code hoodie.*} keys for this table, already checked by {@link HoodieKeyRules}
    * @param heartbeat how often running plans renew their heartbeat
-   */
-  public static HoodieWriteConfig build(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
-                                        HeartbeatSettings heartbeat) {
-    return build(metaClient, userKeys, heartbeat, MetadataIndexes.none());
-  }
-
-  /**
-   * As {@link #build(HoodieTableMetaClient, Map, HeartbeatSettings)} for a table that should have {@code wanted}
-   * metadata indexes (see {@link #metadataMatchingTable(HoodieTableMetaClient, MetadataIndexes)}).
+   * @param wanted the metadata indexes the table should have (see
+   *     {@link #metadataMatchingTable(HoodieTableMetaClient, MetadataIndexes)}); {@link MetadataIndexes#none()} when
+   *     none. No overload defaults it: a config built without the wanted indexes drops the column list of column
+   *     stats and the flags of indexes being built.
    */
   public static HoodieWriteConfig build(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                         HeartbeatSettings heartbeat, MetadataIndexes wanted) {
@@ -65,11 +60,6 @@ public final class TableWriteConfigs {
   }
 
   /** The effective policy: every key the daemon passes to Hudi for this table, before Hudi adds its own defaults. */
-  public static Map<String, String> effectiveKeys(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
-                                                  HeartbeatSettings heartbeat) {
-    return effectiveKeys(metaClient, userKeys, heartbeat, MetadataIndexes.none());
-  }
-
   public static Map<String, String> effectiveKeys(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                                   HeartbeatSettings heartbeat, MetadataIndexes wanted) {
     Map<String, String> keys = new LinkedHashMap<>(daemonDefaults(heartbeat));
@@ -111,13 +101,8 @@ public final class TableWriteConfigs {
    * it stale (readers then return old rows), enabling one the writers do not maintain creates a stale one, and a
    * partition disabled in the write config is deleted from the metadata table by Hudi. They must also leave
    * concurrent writers' metadata commits alone. No user key may change them.
-   */
-  public static Map<String, String> metadataMatchingTable(HoodieTableConfig table) {
-    return metadataFlags(table.getMetadataPartitions(), table.getMetadataPartitions());
-  }
-
-  /**
-   * The metadata keys for a table that should have {@code wanted} indexes. An index's enable flag is on when the
+   *
+   * <p>The metadata keys for a table that should have {@code wanted} indexes. An index's enable flag is on when the
    * table has it, when it is being built or planned (pending {@code indexing} instant), or when it is wanted:
    * <ul>
    *   <li>Hudi deletes a built partition whose flag is off ({@code HoodieTable.deleteMetadataIndexIfNecessary}); a
@@ -182,10 +167,6 @@ public final class TableWriteConfigs {
     // own metadata updates stay non-streaming and under the table lock.
     keys.put(HoodieMetadataConfig.STREAMING_WRITE_ENABLED.key(), "true");
     return keys;
-  }
-
-  static Map<String, String> tableDerived(HoodieTableMetaClient metaClient) {
-    return tableDerived(metaClient, MetadataIndexes.none());
   }
 
   static Map<String, String> tableDerived(HoodieTableMetaClient metaClient, MetadataIndexes wanted) {

@@ -40,7 +40,8 @@ class TestServicedTables {
     ServicedTable orders = tables.explicit(configuration.getTables().get(0));
 
     assertThat(orders).isEqualTo(new ServicedTable("orders", "file:/data/orders", Set.of(ServiceType.CLUSTERING),
-        Duration.ofSeconds(5), Map.of("hoodie.clean.commits.retained", "3", "hoodie.keep.max.commits", "30")));
+        Duration.ofSeconds(5), Map.of("hoodie.clean.commits.retained", "3", "hoodie.keep.max.commits", "30"),
+        MetadataIndexes.none()));
     assertThat(orders.runs(ServiceType.CLUSTERING)).isTrue();
     assertThat(orders.runs(ServiceType.COMPACTION)).isFalse();
   }
@@ -53,7 +54,7 @@ class TestServicedTables {
 
     assertThat(customers).isEqualTo(new ServicedTable(TableIds.derive("file:/data/customers"),
         "file:/data/customers", Set.of(ServiceType.COMPACTION, ServiceType.CLEAN), Duration.ofSeconds(20),
-        Map.of("hoodie.clean.commits.retained", "10", "hoodie.keep.max.commits", "30")));
+        Map.of("hoodie.clean.commits.retained", "10", "hoodie.keep.max.commits", "30"), MetadataIndexes.none()));
   }
 
   @Test
@@ -62,7 +63,7 @@ class TestServicedTables {
 
     assertThat(discovered).isEqualTo(new ServicedTable(TableIds.derive("file:/data/lake/events"),
         "file:/data/lake/events", Set.of(ServiceType.COMPACTION, ServiceType.CLEAN), Duration.ofSeconds(20),
-        Map.of("hoodie.clean.commits.retained", "10", "hoodie.keep.max.commits", "40")));
+        Map.of("hoodie.clean.commits.retained", "10", "hoodie.keep.max.commits", "40"), MetadataIndexes.none()));
   }
 
   @Test

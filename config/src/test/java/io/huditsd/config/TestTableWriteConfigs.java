@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The write config derived from real tables, created on local disk at each supported table version. */
 class TestTableWriteConfigs {
   private static final HeartbeatSettings HEARTBEAT = new HeartbeatSettings(5_000, 3);
+  private static final MetadataIndexes NO_INDEXES = MetadataIndexes.none();
   private static final String SCHEMA = """
       {"type": "record", "name": "orders", "fields": [
         {"name": "id", "type": "string"}, {"name": "region", "type": "string"}, {"name": "ts", "type": "long"}]}""";
@@ -59,7 +60,7 @@ class TestTableWriteConfigs {
   void javaEngineSettingsAndTheTablesOwnVersionAreFixed(int version) throws IOException {
     HoodieTableMetaClient table = createTable(version, "");
 
-    HoodieWriteConfig config = TableWriteConfigs.build(table, Map.of(), HEARTBEAT);
+    HoodieWriteConfig config = TableWriteConfigs.build(table, Map.of(), HEARTBEAT, NO_INDEXES);
 
     assertThat(config.getWriteVersion().versionCode()).isEqualTo(version);
     assertThat(config.autoUpgrade()).isFalse();
@@ -86,7 +87,7 @@ class TestTableWriteConfigs {
 
   @Test
   void daemonDefaultsSuitASecondProcessBesideTheWriters() throws IOException {
-    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, ""), Map.of(), HEARTBEAT);
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, ""), Map.of(), HEARTBEAT, NO_INDEXES);
 
     assertThat(config.getWriteConcurrencyMode()).isEqualTo(WriteConcurrencyMode.OPTIMISTIC_CONCURRENCY_CONTROL);
     assertThat(config.getFailedWritesCleanPolicy()).isEqualTo(HoodieFailedWritesCleaningPolicy.LAZY);
@@ -107,14 +108,14 @@ class TestTableWriteConfigs {
   @Test
   void metadataWritesMatchTheTablesMetadataPartitions() throws IOException {
     HoodieWriteConfig withIndexes = TableWriteConfigs.build(
-        createTable(9, "files,column_stats,partition_stats,record_index"), Map.of(), HEARTBEAT);
+        createTable(9, "files,column_stats,partition_stats,record_index"), Map.of(), HEARTBEAT, NO_INDEXES);
     assertThat(withIndexes.isMetadataTableEnabled()).isTrue();
     assertThat(withIndexes.getMetadataConfig().isColumnStatsIndexEnabled()).isTrue();
     assertThat(withIndexes.getMetadataConfig().isPartitionStatsIndexEnabled()).isTrue();
     assertThat(withIndexes.getMetadataConfig().isGlobalRecordLevelIndexEnabled()).isTrue();
     assertThat(withIndexes.getMetadataConfig().isBloomFilterIndexEnabled()).isFalse();
 
-    HoodieWriteConfig filesOnly = TableWriteConfigs.build(createTable(8, "files"), Map.of(), HEARTBEAT);
+    HoodieWriteConfig filesOnly = TableWriteConfigs.build(createTable(8, "files"), Map.of(), HEARTBEAT, NO_INDEXES);
     assertThat(filesOnly.isMetadataTableEnabled()).isTrue();
     assertThat(filesOnly.getMetadataConfig().isColumnStatsIndexEnabled()).isFalse();
     assertThat(filesOnly.getMetadataConfig().isPartitionStatsIndexEnabled()).isFalse();
@@ -127,7 +128,8 @@ class TestTableWriteConfigs {
     // stats are. A table with column_stats but no partition_stats (an older writer's) therefore has partition stats
     // "enabled" in the daemon's write config; hoodie.metadata.index.async=true keeps the daemon's commits from
     // building them inline. Pinned here so that a Hudi upgrade that changes it is noticed.
-    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, "files,column_stats"), Map.of(), HEARTBEAT);
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, "files,column_stats"),
+        Map.of(), HEARTBEAT, NO_INDEXES);
 
     assertThat(config.getProps().getString("hoodie.metadata.index.partition.stats.enable")).isEqualTo("false");
     assertThat(config.getMetadataConfig().isPartitionStatsIndexEnabled()).isTrue();
@@ -138,7 +140,7 @@ class TestTableWriteConfigs {
   void metadataTableWriterLeavesConcurrentWritersMetadataCommitsAlone() throws IOException {
     // Hudi's table services open the metadata-table writer asking for EAGER rollback of failed writes
     // (HoodieTable.getMetadataWriter); a Spark writer's streaming metadata deltacommit in flight would be one.
-    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, "files"), Map.of(), HEARTBEAT);
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, "files"), Map.of(), HEARTBEAT, NO_INDEXES);
     HoodieWriteConfig metadata = HoodieMetadataWriteUtils.createMetadataWriteConfig(config,
         HoodieFailedWritesCleaningPolicy.EAGER, HoodieTableVersion.NINE);
 
@@ -168,7 +170,8 @@ class TestTableWriteConfigs {
   void anIndexBeingBuiltStaysFlaggedSoNoCommitDeletesIt() throws IOException {
     HoodieTableMetaClient table = createTable(9, "files");
     table.getTableConfig().setMetadataPartitionsInflight(table, List.of("record_index"));
-    HoodieWriteConfig config = TableWriteConfigs.build(HoodieTableMetaClient.reload(table), Map.of(), HEARTBEAT);
+    HoodieWriteConfig config = TableWriteConfigs.build(HoodieTableMetaClient.reload(table),
+        Map.of(), HEARTBEAT, NO_INDEXES);
 
     assertThat(config.getMetadataConfig().isGlobalRecordLevelIndexEnabled()).isTrue();
     assertThat(config.isMetadataAsyncIndex()).isTrue();
@@ -176,7 +179,7 @@ class TestTableWriteConfigs {
 
   @Test
   void noMetadataTableMeansNoMetadataWrites() throws IOException {
-    HoodieWriteConfig config = TableWriteConfigs.build(createTable(8, ""), Map.of(), HEARTBEAT);
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(8, ""), Map.of(), HEARTBEAT, NO_INDEXES);
 
     assertThat(config.isMetadataTableEnabled()).isFalse();
     assertThat(config.getMetadataConfig().isColumnStatsIndexEnabled()).isFalse();
@@ -188,7 +191,7 @@ class TestTableWriteConfigs {
         "hoodie.write.concurrency.mode", "SINGLE_WRITER",
         "hoodie.clean.automatic", "true",
         "hoodie.metadata.enable", "false",
-        "hoodie.compact.inline.max.delta.commits", "2"), HEARTBEAT);
+        "hoodie.compact.inline.max.delta.commits", "2"), HEARTBEAT, NO_INDEXES);
 
     assertThat(config.getWriteConcurrencyMode()).isEqualTo(WriteConcurrencyMode.SINGLE_WRITER);
     assertThat(config.isAutoClean()).isTrue();
@@ -206,7 +209,7 @@ class TestTableWriteConfigs {
         "hoodie.embed.timeline.server", "true",
         "hoodie.write.markers.type", "TIMELINE_SERVER_BASED",
         "hoodie.table.name", "other",
-        "hoodie.datasource.write.recordkey.field", "uuid"), HEARTBEAT);
+        "hoodie.datasource.write.recordkey.field", "uuid"), HEARTBEAT, NO_INDEXES);
 
     assertThat(config.getWriteVersion().versionCode()).isEqualTo(6);
     assertThat(config.autoUpgrade()).isFalse();
@@ -219,7 +222,7 @@ class TestTableWriteConfigs {
   @Test
   void effectiveKeysShowThePolicyWithoutTheSchema() throws IOException {
     Map<String, String> keys = TableWriteConfigs.effectiveKeys(createTable(8, "files"),
-        Map.of("hoodie.clean.commits.retained", "4", "hoodie.write.table.version", "9"), HEARTBEAT);
+        Map.of("hoodie.clean.commits.retained", "4", "hoodie.write.table.version", "9"), HEARTBEAT, NO_INDEXES);
 
     assertThat(keys)
         .containsEntry("hoodie.clean.commits.retained", "4")

@@ -104,12 +104,7 @@ public final class HudiTables {
    * user had set them); callers close it.
    */
   public HoodieJavaWriteClient<HoodieAvroPayload> writeClient(ServicedTable table, Map<String, String> overrides) {
-    ServicedTable effective = table;
-    if (!overrides.isEmpty()) {
-      Map<String, String> keys = new HashMap<>(table.hoodieKeys());
-      keys.putAll(overrides);
-      effective = new ServicedTable(table.id(), table.basePath(), table.services(), table.pollInterval(), keys);
-    }
+    ServicedTable effective = overrides.isEmpty() ? table : table.withHoodieKeysOverridden(overrides);
     HoodieTableMetaClient metaClient = metaClient(table.basePath());
     return new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConfiguration.newInstance()),
         writeConfig(effective, metaClient));

@@ -2,6 +2,7 @@ package io.huditsd.executors;
 
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServiceType;
+import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TableIds;
 import io.huditsd.config.TablePaths;
@@ -23,7 +24,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,7 +77,7 @@ public final class LocalTables {
         .setTableCreateSchema(SCHEMA.toString())
         .initTable(tables.storageConfiguration().newInstance(), basePath);
     return new ServicedTable(TableIds.derive(basePath), basePath, Set.of(ServiceType.values()),
-        Duration.ofSeconds(30), hoodieKeys);
+        Duration.ofSeconds(30), hoodieKeys, MetadataIndexes.none());
   }
 
   /** Upserts {@code count} rows with ids {@code firstId..}, spread over {@link #REGIONS}, in one commit. */
@@ -106,9 +106,7 @@ public final class LocalTables {
   }
 
   private static ServicedTable writer(ServicedTable table) {
-    Map<String, String> keys = new HashMap<>(table.hoodieKeys());
-    keys.putAll(WRITER_KEYS);
-    return new ServicedTable(table.id(), table.basePath(), table.services(), table.pollInterval(), keys);
+    return table.withHoodieKeysOverridden(WRITER_KEYS);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

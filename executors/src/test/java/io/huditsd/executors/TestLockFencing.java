@@ -65,8 +65,7 @@ class TestLockFencing {
     keys.put("hoodie.write.lock.zookeeper.session_timeout_ms", "4000");
     keys.put("hoodie.write.lock.zookeeper.connection_timeout_ms", "2000");
     keys.put("hoodie.write.lock.client.num_retries", "0");
-    ServicedTable table = new ServicedTable(written.id(), written.basePath(), written.services(),
-        written.pollInterval(), keys);
+    ServicedTable table = written.withHoodieKeys(keys);
     PendingPlan plan = PendingPlans.list(localTables.hudiTables().metaClient(table.basePath())).get(0);
 
     ExpiringZookeeperLockProvider.EXPIRE_WHEN_ACQUIRED_BY.set("completeCompaction");

@@ -1,6 +1,7 @@
 package io.huditsd.executors;
 
 import io.huditsd.config.ServiceType;
+import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.WorkerPool.Cancellation;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +50,8 @@ class TestWorkerPool {
   }
 
   private static ServicedTable table(String id) {
-    return new ServicedTable(id, "file:/data/" + id, Set.of(ServiceType.values()), Duration.ofSeconds(30), Map.of());
+    return new ServicedTable(id, "file:/data/" + id, Set.of(ServiceType.values()), Duration.ofSeconds(30), Map.of(),
+        MetadataIndexes.none());
   }
 
   private static WorkItem item(String table, ServiceType service, String instant, long backlog,

@@ -2,6 +2,7 @@ package io.huditsd.ha;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /** The single-replica case: every table is this replica's. */
 final class SoleOwnership implements TableOwnership {
@@ -44,7 +45,7 @@ final class SoleOwnership implements TableOwnership {
   }
 
   @Override
-  public void start() {
+  public void start(Predicate<String> busy) {
   }
 
   @Override

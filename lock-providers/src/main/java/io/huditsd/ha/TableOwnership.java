@@ -1,6 +1,7 @@
 package io.huditsd.ha;
 
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Which replica owns which table. Only a table's owner polls, schedules and executes it; the others list it with its
@@ -33,7 +34,14 @@ public interface TableOwnership extends AutoCloseable {
 
   void addListener(Listener listener);
 
-  void start() throws Exception;
+  /**
+   * Starts taking part in the sharing of tables. The worker pool and the ownership each need the other (the pool
+   * holds back the work of tables this replica does not own; a table is handed over only once the pool runs none of
+   * its work), so the pool is passed here, once both exist, rather than at construction.
+   *
+   * @param busy whether this replica still runs work of a table; a table is handed over only when it does not
+   */
+  void start(Predicate<String> busy) throws Exception;
 
   @Override
   void close();

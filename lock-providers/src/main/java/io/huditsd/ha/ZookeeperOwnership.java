@@ -62,7 +62,8 @@ public final class ZookeeperOwnership implements TableOwnership {
   private final String membersPath;
   private final String ownersPath;
   private final Duration unownedGrace;
-  private final Predicate<String> busy;
+  // Set once, in start; read by the reconciler only. Until then every table counts as busy: none is handed over.
+  private volatile Predicate<String> busy = table -> true;
   private final PersistentNode member;
   private final CuratorCache members;
   private final CuratorCache owners;
@@ -74,13 +75,8 @@ public final class ZookeeperOwnership implements TableOwnership {
   private final AtomicLong changes = new AtomicLong();
   private volatile boolean connected;
 
-  /**
-   * @param busy whether this replica still runs work of a table; a table is handed over only when it does not
-   */
-  public ZookeeperOwnership(String connectString, String basePath, String replicaId, Duration sessionTimeout,
-                            Predicate<String> busy) {
+  public ZookeeperOwnership(String connectString, String basePath, String replicaId, Duration sessionTimeout) {
     this.replicaId = Objects.requireNonNull(replicaId, "replicaId is null");
-    this.busy = Objects.requireNonNull(busy, "busy is null");
     int sessionMillis = Math.toIntExact(sessionTimeout.toMillis());
     this.client = CuratorFrameworkFactory.builder()
         .connectString(Objects.requireNonNull(connectString, "connectString is null"))
@@ -103,10 +99,12 @@ public final class ZookeeperOwnership implements TableOwnership {
   }
 
   @Override
-  public void start() throws Exception {
+  public void start(Predicate<String> busy) throws Exception {
+    Objects.requireNonNull(busy, "busy is null");
     if (!state.compareAndSet(State.LATENT, State.STARTED)) {
       throw new IllegalStateException("Table ownership of replica " + replicaId + " was started already");
     }
+    this.busy = busy;
     client.getConnectionStateListenable().addListener((curator, newState) -> connectionChanged(newState));
     // Nothing here waits for ZooKeeper: a replica started while the ensemble is down owns nothing until it is up.
     client.start();

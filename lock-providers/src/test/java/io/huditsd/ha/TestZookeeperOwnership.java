@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -42,8 +43,11 @@ class TestZookeeperOwnership {
   }
 
   private ZookeeperOwnership replica(String id) throws Exception {
-    ZookeeperOwnership replica = new ZookeeperOwnership(server.getConnectString(), "/hudi-tsd", id, SESSION,
-        table -> false);
+    return replica(id, table -> false);
+  }
+
+  private ZookeeperOwnership replica(String id, Predicate<String> busy) throws Exception {
+    ZookeeperOwnership replica = new ZookeeperOwnership(server.getConnectString(), "/hudi-tsd", id, SESSION);
     replica.addListener(new TableOwnership.Listener() {
       @Override
       public void gained(String tableId) {
@@ -54,7 +58,7 @@ class TestZookeeperOwnership {
         lost.computeIfAbsent(id, key -> ConcurrentHashMap.newKeySet()).add(tableId);
       }
     });
-    replica.start();
+    replica.start(busy);
     TABLES.forEach(replica::track);
     return replica;
   }
@@ -89,6 +93,36 @@ class TestZookeeperOwnership {
         }
       }
     });
+  }
+
+  /**
+   * What the daemon's pool tells the ownership: a table whose work still runs here stays here when a replica that
+   * should own it joins, and moves once its work is done.
+   */
+  @Test
+  void aTableIsHandedOverOnlyOnceItsWorkHereIsDone() throws Exception {
+    replicas.forEach(ZookeeperOwnership::close);
+    replicas.clear();
+    Set<String> running = ConcurrentHashMap.newKeySet();
+    Set<String> askedAbout = ConcurrentHashMap.newKeySet();
+    running.addAll(TABLES);
+    ZookeeperOwnership a = replica("a", table -> {
+      askedAbout.add(table);
+      return running.contains(table);
+    });
+    replicas.add(a);
+    awaitEveryTableOwnedBy(replicas, Set.of("a"));
+
+    ZookeeperOwnership b = replica("b");
+    replicas.add(b);
+    await("a considers handing a table to b").atMost(SETTLE).until(() -> !askedAbout.isEmpty());
+    String table = askedAbout.iterator().next();
+    assertThat(a.owns(table)).as("a keeps %s while its work runs", table).isTrue();
+    assertThat(b.owns(table)).isFalse();
+
+    running.clear();
+    await("b owns " + table).atMost(SETTLE).until(() -> b.owns(table));
+    awaitEveryTableOwnedBy(replicas, Set.of("a", "b"));
   }
 
   @Test

@@ -7,7 +7,9 @@ import io.huditsd.executors.WorkerPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -15,7 +17,8 @@ import java.util.Objects;
 /**
  * One pass over a set of tables, for cron and Kubernetes CronJobs: schedule what is due, execute every pending
  * plan, and repeat while a round produced new work (a finished compaction can make a clean or an archive due),
- * at most {@link #MAX_ROUNDS} rounds.
+ * at most {@link #MAX_ROUNDS} rounds. The timeout is one deadline for the whole pass: a CronJob's run must end
+ * within it, however many rounds the work takes.
  */
 public final class OncePass {
   private static final Logger LOG = LoggerFactory.getLogger(OncePass.class);
@@ -24,25 +27,38 @@ public final class OncePass {
   private final TablePoller poller;
   private final WorkerPool pool;
 
-  public OncePass(TablePoller poller, WorkerPool pool) {
+  private final Clock clock;
+
+  /** @param clock tells when the pass's deadline has passed */
+  public OncePass(TablePoller poller, WorkerPool pool, Clock clock) {
     this.poller = Objects.requireNonNull(poller, "poller is null");
     this.pool = Objects.requireNonNull(pool, "pool is null");
+    this.clock = Objects.requireNonNull(clock, "clock is null");
   }
 
-  /** Problems found, one message per table or failed run; empty when every table was serviced. */
+  /**
+   * Problems found, one message per table or failed run; empty when every table was serviced.
+   *
+   * @param timeout how long the whole pass may take, every round included
+   */
   public List<String> run(List<ServicedTable> tables, Duration timeout, List<RunRecord> finishedRuns)
       throws InterruptedException {
+    Instant deadline = clock.instant().plus(timeout);
     List<TableState> states = tables.stream().map(TableState::new).toList();
     List<String> problems = new ArrayList<>();
     for (int round = 1; round <= MAX_ROUNDS; round++) {
       int before = finishedRuns.size();
+      if (!clock.instant().isBefore(deadline)) {
+        problems.add(timedOut(timeout));
+        return problems;
+      }
       for (TableState state : states) {
         if (state.snapshot().consecutiveFailures() == 0) {
           poller.poll(state, true);
         }
       }
-      if (!pool.awaitIdle(timeout)) {
-        problems.add("timed out after " + timeout.toSeconds() + "s waiting for plans to finish");
+      if (!pool.awaitIdle(Duration.between(clock.instant(), deadline))) {
+        problems.add(timedOut(timeout));
         return problems;
       }
       if (finishedRuns.size() == before) {
@@ -61,5 +77,9 @@ public final class OncePass {
       }
     }
     return problems;
+  }
+
+  private static String timedOut(Duration timeout) {
+    return "timed out after " + timeout.toSeconds() + "s waiting for plans to finish";
   }
 }

@@ -16,6 +16,7 @@ import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.storage.hadoop.HadoopStorageConfiguration;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -115,11 +116,23 @@ final class LiveWriter implements AutoCloseable {
         // for the test to report.
         failedCommits.add(instant + ": " + rootMessage(e));
         client.close();
-        client = newClient();
-        if (attempt == 5) {
+        if (attempt == 8) {
           throw e;
         }
+        // A restarted job comes back after a pause; without one, a loaded machine can retry five times inside the
+        // few milliseconds the indexer's rewrite of hoodie.properties leaves the table unreadable.
+        pause(Duration.ofMillis(100L * attempt));
+        client = newClient();
       }
+    }
+  }
+
+  private static void pause(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted between commit attempts", e);
     }
   }
 

@@ -54,8 +54,7 @@ class TestFailedWritesCleaning {
     ServicedTable created = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9,
         Map.of("hoodie.clean.commits.retained", "1"));
     // Clean only: a clustering plan would be one more pending instant.
-    table = new ServicedTable(created.id(), created.basePath(), Set.of(ServiceType.CLEAN), created.pollInterval(),
-        created.hoodieKeys());
+    table = created.withServices(Set.of(ServiceType.CLEAN));
     localTables.upsert(table, 0, 20, 1);
     failed = localTables.upsertWithoutCommit(table, 0, 20, 2);
     for (int ts = 3; ts <= 5; ts++) {
@@ -120,8 +119,7 @@ class TestFailedWritesCleaning {
   @Test
   void aTableWhoseCleanIsNotTheDaemonsReportsTheFailedWriteAndKeepsIt() throws IOException {
     Files.setLastModifiedTime(heartbeat(), FileTime.from(Instant.now().minus(Duration.ofHours(1))));
-    ServicedTable withoutClean = new ServicedTable(table.id(), table.basePath(), Set.of(ServiceType.ARCHIVE),
-        table.pollInterval(), table.hoodieKeys());
+    ServicedTable withoutClean = table.withServices(Set.of(ServiceType.ARCHIVE));
     TableState state = new TableState(withoutClean);
 
     poller.poll(state, false);

@@ -1,6 +1,7 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.config.ServiceType;
+import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.LocalTables;
@@ -54,7 +55,7 @@ class TestPollingService {
   }
 
   private ServicedTable withShortInterval(ServicedTable table) {
-    return new ServicedTable(table.id(), table.basePath(), table.services(), INTERVAL, table.hoodieKeys());
+    return table.withPollInterval(INTERVAL);
   }
 
   @Test
@@ -63,7 +64,7 @@ class TestPollingService {
         HoodieTableType.MERGE_ON_READ, 9, Map.of("hoodie.compact.inline.max.delta.commits", "2")));
     localTables.upsert(table, 0, 10, 1);
     ServicedTable missing = new ServicedTable("missing", "file:" + directory.resolve("missing"),
-        Set.of(ServiceType.values()), INTERVAL, Map.of());
+        Set.of(ServiceType.values()), INTERVAL, Map.of(), MetadataIndexes.none());
     registry.add(table);
     registry.add(missing);
     TableState state = registry.get(table.id()).orElseThrow();

@@ -1,6 +1,7 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.config.HeartbeatSettings;
+import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TableWriteConfigs;
 import io.huditsd.executors.LocalTables;
@@ -46,7 +47,7 @@ class TestServiceTriggers {
   }
 
   private static HoodieWriteConfig config(HoodieTableMetaClient metaClient, Map<String, String> keys) {
-    return TableWriteConfigs.build(metaClient, keys, HEARTBEAT);
+    return TableWriteConfigs.build(metaClient, keys, HEARTBEAT, MetadataIndexes.none());
   }
 
   private boolean compactionDue(Map<String, String> keys, long nowMillis) {

@@ -42,6 +42,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -268,7 +269,7 @@ class TestTableOperations {
     }
 
     @Override
-    public void start() {
+    public void start(Predicate<String> busy) {
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.huditsd.executors.clustering;
 
 import io.huditsd.config.ServiceType;
+import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TableIds;
 import io.huditsd.config.TablePaths;
@@ -83,7 +84,7 @@ final class CopyTables {
         .setTableCreateSchema(schema.toString())
         .initTable(hudiTables().storageConfiguration().newInstance(), basePath);
     return new ServicedTable(TableIds.derive(basePath), basePath, Set.of(ServiceType.values()),
-        Duration.ofSeconds(30), daemonKeys);
+        Duration.ofSeconds(30), daemonKeys, MetadataIndexes.none());
   }
 
   /** Upserts rows with ids {@code firstId..firstId+count-1} (amount = id * factor) in one commit. */
