@@ -6,7 +6,10 @@ FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 # The reactor reads every module's pom, also of the modules it does not build.
 COPY pom.xml ./
+# javac's flags for Error Prone (.mvn/jvm.config).
+COPY .mvn .mvn
 COPY charts-test/pom.xml charts-test/
+COPY spark-peer/pom.xml spark-peer/
 COPY src-it/pom.xml src-it/
 COPY config config
 COPY lock-providers lock-providers

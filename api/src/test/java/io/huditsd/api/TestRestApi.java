@@ -15,7 +15,6 @@ import io.huditsd.api.rest.TablesResource;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
-import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TsdConfiguration;
 import io.huditsd.executors.HudiTables;

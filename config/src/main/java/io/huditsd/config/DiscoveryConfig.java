@@ -6,6 +6,7 @@ import io.dropwizard.util.Duration;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Discovery roots: every directory under a root that holds {@code .hoodie/hoodie.properties} is serviced.
@@ -18,7 +19,7 @@ import java.util.Map;
  * @param indexes metadata indexes wanted on every discovered table; the global {@code indexes} when absent
  */
 public record DiscoveryConfig(List<String> roots, Duration interval, int maxDepth, Map<String, String> hoodie,
-                              java.util.Optional<Map<String, IndexOptions>> indexes) {
+                              Optional<Map<String, IndexOptions>> indexes) {
   public static final Duration INTERVAL_DEFAULT = Duration.minutes(5);
   public static final int MAX_DEPTH_DEFAULT = 3;
 
@@ -32,11 +33,11 @@ public record DiscoveryConfig(List<String> roots, Duration interval, int maxDept
         interval == null ? INTERVAL_DEFAULT : interval,
         maxDepth == null ? MAX_DEPTH_DEFAULT : maxDepth,
         hoodie == null ? Map.of() : hoodie,
-        java.util.Optional.ofNullable(indexes));
+        Optional.ofNullable(indexes));
   }
 
   public DiscoveryConfig(List<String> roots, Duration interval, int maxDepth, Map<String, String> hoodie) {
-    this(roots, interval, maxDepth, hoodie, java.util.Optional.empty());
+    this(roots, interval, maxDepth, hoodie, Optional.empty());
   }
 
   public DiscoveryConfig {

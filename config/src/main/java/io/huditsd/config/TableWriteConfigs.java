@@ -13,6 +13,7 @@ import org.apache.hudi.metadata.HoodieTableMetadataUtil;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 
@@ -221,8 +222,8 @@ public final class TableWriteConfigs {
     return names.toString();
   }
 
-  private static java.util.Optional<HoodieSchema> tableSchema(HoodieTableMetaClient metaClient) {
+  private static Optional<HoodieSchema> tableSchema(HoodieTableMetaClient metaClient) {
     Option<HoodieSchema> schema = new TableSchemaResolver(metaClient).getTableSchemaIfPresent(false);
-    return schema.isPresent() ? java.util.Optional.of(schema.get()) : java.util.Optional.empty();
+    return schema.isPresent() ? Optional.of(schema.get()) : Optional.empty();
   }
 }

@@ -6,6 +6,7 @@ import io.dropwizard.core.Configuration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -129,8 +130,8 @@ public class TsdConfiguration extends Configuration {
 
   /** Replicas sharing the tables through ZooKeeper; absent: this process owns every table. */
   @JsonProperty
-  public java.util.Optional<HaConfig> getHa() {
-    return java.util.Optional.ofNullable(ha);
+  public Optional<HaConfig> getHa() {
+    return Optional.ofNullable(ha);
   }
 
   @JsonProperty

@@ -1,8 +1,8 @@
 package io.huditsd.executors;
 
 import io.huditsd.config.HeartbeatSettings;
-import io.huditsd.config.ServiceType;
 import io.huditsd.config.MetadataIndexes;
+import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TableIds;
 import io.huditsd.config.TablePaths;

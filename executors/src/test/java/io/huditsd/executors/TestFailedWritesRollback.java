@@ -1,11 +1,11 @@
 package io.huditsd.executors;
 
 import io.huditsd.config.ServicedTable;
+import org.apache.hudi.client.HoodieJavaWriteClient;
+import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
-import org.apache.hudi.client.HoodieJavaWriteClient;
-import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.util.Option;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

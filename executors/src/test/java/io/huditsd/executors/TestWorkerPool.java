@@ -1,7 +1,7 @@
 package io.huditsd.executors;
 
-import io.huditsd.config.ServiceType;
 import io.huditsd.config.MetadataIndexes;
+import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.WorkerPool.Cancellation;
 import org.junit.jupiter.api.AfterEach;

@@ -10,6 +10,7 @@ import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -155,7 +156,7 @@ public final class ZookeeperOwnership implements TableOwnership {
             && node.get().getStat().getEphemeralOwner() == session;
         if (!mine && Boolean.TRUE.equals(tables.get(table))) {
           // The cache may lag behind our own claim: ask the server before giving the table up.
-          org.apache.zookeeper.data.Stat stat = client.checkExists().forPath(path);
+          Stat stat = client.checkExists().forPath(path);
           mine = stat != null && stat.getEphemeralOwner() == session;
         }
         String preferred = preferredOwner(table, live);

@@ -1,5 +1,7 @@
 package io.huditsd.lock;
 
+import java.util.Optional;
+
 /**
  * Which fenced lock the calling thread holds. Hudi takes the table lock and writes the commit under it on the same
  * thread ({@code TransactionManager.beginStateChange}, the timeline write, {@code endStateChange}), so the providers
@@ -37,7 +39,7 @@ public final class CommitFence {
   }
 
   /** The fenced lock registered by the calling thread, for tests and diagnostics. */
-  public static java.util.Optional<FencedLock> current() {
-    return java.util.Optional.ofNullable(HELD.get());
+  public static Optional<FencedLock> current() {
+    return Optional.ofNullable(HELD.get());
   }
 }

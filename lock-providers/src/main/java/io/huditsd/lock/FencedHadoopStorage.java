@@ -1,5 +1,6 @@
 package io.huditsd.lock;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hudi.hadoop.fs.HoodieWrapperFileSystem;
 import org.apache.hudi.storage.HoodieStorage;
@@ -32,7 +33,7 @@ public final class FencedHadoopStorage extends HoodieHadoopStorage {
   }
 
   /** Makes every Hudi storage built from {@code configuration} a fenced one. */
-  public static void install(org.apache.hadoop.conf.Configuration configuration) {
+  public static void install(Configuration configuration) {
     configuration.set(STORAGE_CLASS_KEY, FencedHadoopStorage.class.getName());
     configuration.set(IO_FACTORY_CLASS_KEY, FencedHadoopIOFactory.class.getName());
   }

@@ -4,6 +4,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hudi.client.transaction.lock.StorageLockClient;
 import org.apache.hudi.client.transaction.lock.models.LockGetResult;
@@ -76,7 +77,7 @@ public final class HadoopStorageLockClient implements StorageLockClient {
     }
     this.local = "file".equals(scheme);
     // No .crc files beside local generations: the raw local file system.
-    this.fileSystem = opened instanceof org.apache.hadoop.fs.LocalFileSystem checksummed ? checksummed.getRaw()
+    this.fileSystem = opened instanceof LocalFileSystem checksummed ? checksummed.getRaw()
         : opened;
     this.generationName = Pattern.compile(Pattern.quote(lockFile.getName()) + "\\.(\\d{19})");
     this.temporaryName = Pattern.compile("\\." + Pattern.quote(lockFile.getName()) + "\\.(\\d{19})\\..+\\.tmp");

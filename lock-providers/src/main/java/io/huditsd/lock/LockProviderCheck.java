@@ -1,8 +1,11 @@
 package io.huditsd.lock;
 
 import org.apache.hudi.common.lock.LockProvider;
+import org.apache.hudi.storage.StorageSchemes;
 
+import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,12 +38,11 @@ public final class LockProviderCheck {
     if (provider.isEmpty() && DefaultTableLock.forBasePath(basePath).isEmpty()) {
       errors.add(where + ": " + DefaultTableLock.missing(basePath));
     } else if (provider.equals(STORAGE_PROVIDER) && !MeteredLocks.atomicCreateScheme(basePath)) {
-      String scheme = java.net.URI.create(basePath.replace(" ", "%20")).getScheme();
-      java.util.Optional<org.apache.hudi.storage.StorageSchemes> storage = java.util.Arrays
-          .stream(org.apache.hudi.storage.StorageSchemes.values())
+      String scheme = URI.create(basePath.replace(" ", "%20")).getScheme();
+      Optional<StorageSchemes> storage = Arrays.stream(StorageSchemes.values())
           .filter(candidate -> candidate.getScheme().equals(scheme) && candidate.implementsStorageLock())
           .findFirst();
-      String client = storage.map(org.apache.hudi.storage.StorageSchemes::getStorageLockClass).orElse(null);
+      String client = storage.map(StorageSchemes::getStorageLockClass).orElse(null);
       if (client == null) {
         errors.add(where + ": " + STORAGE_PROVIDER + " has no lock client for scheme '" + scheme + "' of "
             + basePath);

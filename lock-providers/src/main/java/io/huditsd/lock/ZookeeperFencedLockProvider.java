@@ -17,6 +17,7 @@ import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -233,7 +234,7 @@ public final class ZookeeperFencedLockProvider implements LockProvider<InterProc
     try {
       for (String participant : new InterProcessMutex(client, lockPath).getParticipantNodes()) {
         byte[] data = client.getData().forPath(participant);
-        return participant + " " + new String(data, java.nio.charset.StandardCharsets.UTF_8);
+        return participant + " " + new String(data, StandardCharsets.UTF_8);
       }
       return "none";
     } catch (KeeperException.NoNodeException e) {

@@ -1,6 +1,5 @@
 package io.huditsd.lock;
 
-import org.apache.hudi.common.config.LockConfiguration;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -2,6 +2,8 @@ package io.huditsd.scheduler;
 
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.ServicedTables;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.HashSet;
@@ -10,8 +12,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Re-scans discovery roots on an interval: new tables are registered, discovered tables that vanished are dropped

@@ -1,7 +1,7 @@
 package io.huditsd.scheduler;
 
-import io.huditsd.config.ServiceType;
 import io.huditsd.config.MetadataIndexes;
+import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.LocalTables;

@@ -1,7 +1,7 @@
 package io.huditsd.it;
 
+import io.huditsd.it.support.DaemonApi;
 import io.huditsd.it.support.DaemonYaml;
-
 import io.huditsd.it.support.ExpectedRows;
 import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.TableReader;
@@ -9,7 +9,6 @@ import io.huditsd.it.support.TableReader.Listing;
 import io.huditsd.it.support.TrackedTable;
 import io.huditsd.it.support.Tsd;
 import io.huditsd.it.support.ZookeeperWriter;
-import io.huditsd.it.support.DaemonApi;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.hudi.common.model.HoodieTableType;

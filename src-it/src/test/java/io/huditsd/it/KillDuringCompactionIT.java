@@ -1,9 +1,8 @@
 package io.huditsd.it;
 
-import io.huditsd.it.support.DaemonYaml;
-
 import io.huditsd.api.demo.SampleRow;
 import io.huditsd.it.support.DaemonApi;
+import io.huditsd.it.support.DaemonYaml;
 import io.huditsd.it.support.DataFiles;
 import io.huditsd.it.support.DataFiles.BaseFile;
 import io.huditsd.it.support.RowDiff;

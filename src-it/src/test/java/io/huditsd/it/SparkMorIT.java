@@ -1,8 +1,7 @@
 package io.huditsd.it;
 
-import io.huditsd.it.support.DaemonYaml;
-
 import io.huditsd.it.support.DaemonApi;
+import io.huditsd.it.support.DaemonYaml;
 import io.huditsd.it.support.PeerRow;
 import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.SparkPeer;

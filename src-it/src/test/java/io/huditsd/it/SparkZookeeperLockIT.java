@@ -1,10 +1,9 @@
 package io.huditsd.it;
 
-import io.huditsd.it.support.DaemonYaml;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.huditsd.api.demo.SampleRow;
 import io.huditsd.it.support.DaemonApi;
+import io.huditsd.it.support.DaemonYaml;
 import io.huditsd.it.support.PeerRow;
 import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.SparkPeer;

@@ -5,6 +5,7 @@ import org.apache.hudi.exception.HoodieWriteConflictException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -50,12 +51,12 @@ public final class DemoWriter {
     this.thread.setDaemon(true);
   }
 
-  public static DemoWriter start(String basePath) throws java.io.IOException {
+  public static DemoWriter start(String basePath) throws IOException {
     return start(basePath, Duration.ofSeconds(INTERVAL_SECONDS), BATCHES_PER_DAY);
   }
 
   /** A writer with its own pace (tests run the demo's loop faster). */
-  public static DemoWriter start(String basePath, Duration interval, int batchesPerDay) throws java.io.IOException {
+  public static DemoWriter start(String basePath, Duration interval, int batchesPerDay) throws IOException {
     // The writer's heartbeat renews as often as the demo daemon's (workers.heartbeatInterval: 5s): the daemon rolls
     // back a writer commit whose heartbeat is older than its own expiry window, so a writer must renew within it.
     SampleTable table = SampleTable.open(basePath, "demo_mor", HoodieTableType.MERGE_ON_READ, 9,

@@ -1,10 +1,11 @@
 package io.huditsd.api.demo;
 
+import io.huditsd.lock.HadoopStorageLockProvider;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import io.huditsd.lock.HadoopStorageLockProvider;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.client.WriteStatus;
 import org.apache.hudi.client.common.HoodieJavaEngineContext;
@@ -59,7 +60,7 @@ public final class SampleTable implements AutoCloseable {
                                  Map<String, String> writerKeys) throws IOException {
     Configuration hadoopConfiguration = new Configuration();
     HadoopStorageConfiguration storage = new HadoopStorageConfiguration(hadoopConfiguration);
-    org.apache.hadoop.fs.Path propertiesPath = new org.apache.hadoop.fs.Path(basePath + "/.hoodie/hoodie.properties");
+    Path propertiesPath = new Path(basePath + "/.hoodie/hoodie.properties");
     if (!propertiesPath.getFileSystem(hadoopConfiguration).exists(propertiesPath)) {
       HoodieTableMetaClient.newTableBuilder()
           .setTableType(type)

@@ -16,6 +16,7 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -54,7 +55,7 @@ public final class IndexesResource {
     MetadataIndexState state = MetadataIndexState.read(metaClient);
     List<PlanView> plans = state.pendingPlans().keySet().stream().sorted()
         .map(instant -> PlanViews.find(metaClient, instant))
-        .flatMap(java.util.Optional::stream)
+        .flatMap(Optional::stream)
         .toList();
     return new IndexesView(
         table.indexes().kinds().stream().map(MetadataIndexKind::configName).sorted().toList(),

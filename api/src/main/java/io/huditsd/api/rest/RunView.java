@@ -3,6 +3,7 @@ package io.huditsd.api.rest;
 import io.huditsd.executors.RunRecord;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /** A run as the REST API shows it. */
 public record RunView(long runId, String table, String service, String instant, String status, int attempt,
@@ -10,7 +11,7 @@ public record RunView(long runId, String table, String service, String instant, 
                       Long durationMillis, String error) {
   public static RunView of(RunRecord run) {
     return new RunView(run.runId(), run.item().table().id(), run.item().service().configName(),
-        run.item().instant().orElse(null), run.status().name().toLowerCase(java.util.Locale.ROOT), run.attempt(),
+        run.item().instant().orElse(null), run.status().name().toLowerCase(Locale.ROOT), run.attempt(),
         run.startedAt().orElse(null), run.finishedAt().orElse(null),
         run.result().map(result -> result.fileGroups()).orElse(null),
         run.result().map(result -> result.bytesIn()).orElse(null),

@@ -1,6 +1,5 @@
 package io.huditsd.executors.clustering;
 
-import org.apache.hudi.stats.HoodieColumnRangeMetadata;
 import org.apache.hudi.common.model.HoodieRecord.HoodieRecordType;
 import org.apache.hudi.common.schema.HoodieSchema;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
@@ -9,6 +8,7 @@ import org.apache.hudi.common.util.ParquetUtils;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.metadata.HoodieIndexVersion;
 import org.apache.hudi.metadata.HoodieTableMetadataUtil;
+import org.apache.hudi.stats.HoodieColumnRangeMetadata;
 import org.apache.hudi.util.Lazy;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 

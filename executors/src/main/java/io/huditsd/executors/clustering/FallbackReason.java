@@ -1,5 +1,7 @@
 package io.huditsd.executors.clustering;
 
+import java.util.Locale;
+
 /**
  * Why a clustering group cannot be binary-copied and is rewritten record by record instead. The names are the
  * {@code reason} label of {@code tsd_clustering_binary_copy_fallbacks_total}.
@@ -29,6 +31,6 @@ public enum FallbackReason {
 
   /** The label value: lower case, as Prometheus labels usually are. */
   public String label() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 }

@@ -5,9 +5,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hudi.avro.HoodieBloomFilterWriteSupport;
 import org.apache.hudi.common.bloom.BloomFilterTypeCode;
 import org.apache.hudi.common.model.HoodieRecord;
+import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 
 /**
  * Pass one of copying a clustering group: reads each base file's footer once, decides whether the files can be
@@ -93,13 +94,21 @@ final class GroupLayout {
   }
 
   Result plan(List<Path> files) {
-    List<SourceFile> sources = new ArrayList<>(files.size());
-    List<PlannedOutput> outputs = new ArrayList<>();
-    OutputBuilder current = new OutputBuilder();
-    String firstBloomType = null;
-    boolean firstHasBloom = false;
-    // Footers are read and bloom filters decoded a few files ahead, in parallel, and taken in order: at most
-    // WINDOW files' filters are held at once.
+    Assignment assignment = new Assignment(files);
+    Optional<Ineligible> refused = readFootersInOrder(files, assignment::take);
+    if (refused.isPresent()) {
+      return refused.get();
+    }
+    return assignment.finish();
+  }
+
+  /**
+   * Hands each file's footer to {@code step}, in the order of {@code files}, until a step refuses the group.
+   * Footers are read and bloom filters decoded a few files ahead, in parallel: at most WINDOW files' filters are
+   * held at once, and reads still in flight when a step refuses are cancelled.
+   */
+  private Optional<Ineligible> readFootersInOrder(List<Path> files,
+                                                  Function<FooterRead, Optional<Ineligible>> step) {
     Deque<Future<FooterRead>> window = new ArrayDeque<>();
     int next = 0;
     try {
@@ -111,47 +120,19 @@ final class GroupLayout {
         if (next < files.size()) {
           window.add(submit(files.get(next++)));
         }
-        if (read.failure() != null) {
-          return new Ineligible(FallbackReason.UNREADABLE_FOOTER, "cannot read the Parquet footer of " + read.path()
-              + ": " + read.failure());
-        }
-        if (read.hasBloom() && !BloomFilterUnion.isKnownType(read.bloomType())) {
-          return new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has a bloom filter of unknown"
-              + " type " + read.bloomType());
-        }
-        if (sources.isEmpty()) {
-          firstHasBloom = read.hasBloom();
-          firstBloomType = read.bloomType();
-        } else if (firstHasBloom != read.hasBloom() || (read.hasBloom() && !read.bloomType().equals(firstBloomType))) {
-          return new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has "
-              + (read.hasBloom() ? "a " + read.bloomType() + " bloom filter" : "no bloom filter") + ", "
-              + files.get(0) + " has " + (firstHasBloom ? "a " + firstBloomType + " bloom filter" : "none"));
-        }
-        SourceFile source = read.source();
-        sources.add(source);
-        for (BlockMetaData block : source.footer().getBlocks()) {
-          if (block.getRowCount() == 0) {
-            continue;
-          }
-          if (!current.isEmpty() && current.bytes + block.getCompressedSize() > targetFileBytes) {
-            outputs.add(current.build());
-            current = new OutputBuilder();
-          }
-          if (!current.add(source, block, read)) {
-            return new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has a bloom filter of"
-                + " another size than " + files.get(0) + "'s (the writers' bloom settings changed)");
-          }
+        Optional<Ineligible> refused = step.apply(read);
+        if (refused.isPresent()) {
+          return refused;
         }
       }
+      return Optional.empty();
     } finally {
       window.forEach(pending -> pending.cancel(true));
     }
-    if (!current.isEmpty()) {
-      outputs.add(current.build());
-    }
-    if (sources.isEmpty()) {
-      return new Ineligible(FallbackReason.NOT_PARQUET_BASE_FILE, "the group has no base files");
-    }
+  }
+
+  /** The outputs' schema, that of the widest source, if every source's schema fits it. */
+  private static Result layoutOf(List<SourceFile> sources, List<PlannedOutput> outputs) {
     SourceFile widest = sources.get(0);
     for (SourceFile source : sources) {
       if (schemaOf(source).getColumns().size() > schemaOf(widest).getColumns().size()) {
@@ -167,6 +148,81 @@ final class GroupLayout {
       }
     }
     return new Layout(schema, widest.footer().getFileMetaData().getKeyValueMetaData(), outputs);
+  }
+
+  /** One pass's sources and outputs, taken footer by footer in the group's order. */
+  private final class Assignment {
+    private final List<Path> files;
+    private final List<SourceFile> sources = new ArrayList<>();
+    private final List<PlannedOutput> outputs = new ArrayList<>();
+    private OutputBuilder current = new OutputBuilder();
+    private boolean firstHasBloom;
+    private String firstBloomType;
+
+    Assignment(List<Path> files) {
+      this.files = files;
+    }
+
+    /** Adds the file's row groups to the outputs, or says why the group cannot be copied. */
+    Optional<Ineligible> take(FooterRead read) {
+      Optional<Ineligible> unfit = unfitFooter(read);
+      if (unfit.isPresent()) {
+        return unfit;
+      }
+      sources.add(read.source());
+      return assignRowGroups(read);
+    }
+
+    /** Every source must be readable and have the first source's kind of bloom filter, or none like it. */
+    private Optional<Ineligible> unfitFooter(FooterRead read) {
+      if (read.failure() != null) {
+        return Optional.of(new Ineligible(FallbackReason.UNREADABLE_FOOTER, "cannot read the Parquet footer of "
+            + read.path() + ": " + read.failure()));
+      }
+      if (read.hasBloom() && !BloomFilterUnion.isKnownType(read.bloomType())) {
+        return Optional.of(new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has a bloom filter"
+            + " of unknown type " + read.bloomType()));
+      }
+      if (sources.isEmpty()) {
+        firstHasBloom = read.hasBloom();
+        firstBloomType = read.bloomType();
+      } else if (firstHasBloom != read.hasBloom() || (read.hasBloom() && !read.bloomType().equals(firstBloomType))) {
+        return Optional.of(new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has "
+            + (read.hasBloom() ? "a " + read.bloomType() + " bloom filter" : "no bloom filter") + ", "
+            + files.get(0) + " has " + (firstHasBloom ? "a " + firstBloomType + " bloom filter" : "none")));
+      }
+      return Optional.empty();
+    }
+
+    /** Row groups go to the current output until the next would take it past the target size. */
+    private Optional<Ineligible> assignRowGroups(FooterRead read) {
+      SourceFile source = read.source();
+      for (BlockMetaData block : source.footer().getBlocks()) {
+        if (block.getRowCount() == 0) {
+          continue;
+        }
+        if (!current.isEmpty() && current.bytes + block.getCompressedSize() > targetFileBytes) {
+          outputs.add(current.build());
+          current = new OutputBuilder();
+        }
+        if (!current.add(source, block, read)) {
+          return Optional.of(new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has a bloom"
+              + " filter of another size than " + files.get(0) + "'s (the writers' bloom settings changed)"));
+        }
+      }
+      return Optional.empty();
+    }
+
+    /** After the last footer: the layout, or why the group as a whole cannot be copied. */
+    Result finish() {
+      if (!current.isEmpty()) {
+        outputs.add(current.build());
+      }
+      if (sources.isEmpty()) {
+        return new Ineligible(FallbackReason.NOT_PARQUET_BASE_FILE, "the group has no base files");
+      }
+      return layoutOf(sources, outputs);
+    }
   }
 
   private Future<FooterRead> submit(Path file) {

@@ -1,7 +1,7 @@
 package io.huditsd.executors.clustering;
 
-import io.huditsd.config.ServiceType;
 import io.huditsd.config.MetadataIndexes;
+import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TableIds;
 import io.huditsd.config.TablePaths;

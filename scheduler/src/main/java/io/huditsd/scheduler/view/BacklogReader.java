@@ -15,6 +15,7 @@ import org.apache.hudi.common.util.collection.Pair;
 import java.time.Instant;
 import java.util.Date;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ public final class BacklogReader {
    */
   public TableBacklog read(HoodieTableMetaClient metaClient, long smallFileLimitBytes, int commitsRetained) {
     List<FileSliceRow> rows = FileSliceRows.read(context, metaClient, Optional.empty(), false);
-    Map<String, FileSliceRow> latestByGroup = new java.util.HashMap<>();
+    Map<String, FileSliceRow> latestByGroup = new HashMap<>();
     for (FileSliceRow row : rows) {
       // Rows are sorted by base instant within a file group, so the last one wins.
       latestByGroup.put(row.partitionPath() + "/" + row.fileId(), row);

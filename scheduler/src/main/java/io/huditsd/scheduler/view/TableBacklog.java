@@ -5,6 +5,7 @@ import io.huditsd.config.ServiceType;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -28,7 +29,7 @@ public record TableBacklog(Instant computedAt, long fileGroups, long logFiles, l
                            Optional<Instant> oldestPendingPlan, int deltaCommitsSinceCompaction,
                            List<FileSliceRow> liveSlices, Optional<CleanBlocker> cleanBlocker) {
   public TableBacklog {
-    java.util.Objects.requireNonNull(cleanBlocker, "cleanBlocker is null");
+    Objects.requireNonNull(cleanBlocker, "cleanBlocker is null");
     pendingPlans = Map.copyOf(pendingPlans);
     liveSlices = List.copyOf(liveSlices);
   }
