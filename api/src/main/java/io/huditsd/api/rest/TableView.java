@@ -3,7 +3,9 @@ package io.huditsd.api.rest;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.huditsd.api.ServiceOutcomes;
 import io.huditsd.config.ServiceType;
+import io.huditsd.executors.FailedWrites;
 import io.huditsd.scheduler.TableSnapshot;
+import io.huditsd.scheduler.view.CleanBlocker;
 import io.huditsd.scheduler.view.TableBacklog;
 
 import java.time.Instant;
@@ -19,17 +21,49 @@ import java.util.TreeMap;
  * @param services per enabled service, its last success and last failure
  * @param effectivePolicy the hoodie.* keys the daemon passes to Hudi for this table (detail view only)
  * @param owner the replica that owns the table (polls, schedules and executes it); absent while none does
+ * @param failedWrites writer commits whose heartbeat expired and that are still on the timeline, as of the last
+ *     planning round; absent while there are none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TableView(String id, String basePath, String tableType, Integer tableVersion, long pollIntervalSeconds,
                         boolean paused, Instant lastPoll, Instant lastChange, int consecutiveFailures,
                         String lastError, Map<String, Integer> pendingPlans, BacklogView backlog,
-                        Map<String, ServiceView> services, Map<String, String> effectivePolicy, String owner) {
+                        Map<String, ServiceView> services, Map<String, String> effectivePolicy, String owner,
+                        FailedWritesView failedWrites) {
 
-  /** Backlog figures. */
+  /**
+   * Backlog figures.
+   *
+   * @param cleanBlockedBy the pending instant that holds the clean boundary back; absent while none does
+   */
   public record BacklogView(Instant computedAt, long fileGroups, long logFiles, long logFileScheduledBytes,
                             long logFileUnscheduledBytes, long smallBaseFiles, Instant oldestPendingPlan,
-                            int deltaCommitsSinceCompaction) {
+                            int deltaCommitsSinceCompaction,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) CleanBlockerView cleanBlockedBy) {
+  }
+
+  /** The pending instant Hudi's clean planner cannot retain past (see {@link CleanBlocker}). */
+  public record CleanBlockerView(String instant, String action, Instant requestedAt, int commitsAfter) {
+    static CleanBlockerView of(CleanBlocker blocker) {
+      return new CleanBlockerView(blocker.instant(), blocker.action(), blocker.requestedAt(), blocker.commitsAfter());
+    }
+  }
+
+  /**
+   * Failed writer commits (see {@link FailedWrites}).
+   *
+   * @param pending instants still on the timeline although their writer's heartbeat expired
+   * @param oldestPending when the oldest of them was requested
+   * @param rollbackError why the daemon's rollback of them failed, if it did
+   */
+  public record FailedWritesView(List<String> pending, Instant oldestPending, String rollbackError) {
+    static FailedWritesView of(FailedWrites failed) {
+      if (failed.pending().isEmpty() && failed.rollbackError().isEmpty()) {
+        return null;
+      }
+      return new FailedWritesView(failed.pending(), failed.oldestPending().orElse(null),
+          failed.rollbackError().orElse(null));
+    }
   }
 
   /** One service on one table. */
@@ -49,7 +83,8 @@ public record TableView(String id, String basePath, String tableType, Integer ta
       }
       backlog = new BacklogView(figures.computedAt(), figures.fileGroups(), figures.logFiles(),
           figures.logFileScheduledBytes(), figures.logFileUnscheduledBytes(), figures.smallBaseFiles(),
-          figures.oldestPendingPlan().orElse(null), figures.deltaCommitsSinceCompaction());
+          figures.oldestPendingPlan().orElse(null), figures.deltaCommitsSinceCompaction(),
+          figures.cleanBlocker().map(CleanBlockerView::of).orElse(null));
     }
     Map<String, ServiceView> services = new TreeMap<>();
     for (ServiceType service : ServiceType.values()) {
@@ -65,6 +100,7 @@ public record TableView(String id, String basePath, String tableType, Integer ta
     return new TableView(snapshot.table().id(), snapshot.table().basePath(), snapshot.tableType().orElse(null),
         snapshot.tableVersion().orElse(null), snapshot.table().pollInterval().toSeconds(), snapshot.paused(),
         snapshot.lastPoll().orElse(null), snapshot.lastChange().orElse(null), snapshot.consecutiveFailures(),
-        snapshot.lastError().orElse(null), pending, backlog, services, effectivePolicy, owner);
+        snapshot.lastError().orElse(null), pending, backlog, services, effectivePolicy, owner,
+        FailedWritesView.of(snapshot.failedWrites()));
   }
 }
