@@ -103,7 +103,7 @@ public final class TableOperations {
     if (found.isEmpty()) {
       return new UnknownTable(tableId);
     }
-    if (service == ServiceType.ARCHIVE) {
+    if (planner.services().planned(service).isEmpty()) {
       return new NoPlanForService(service);
     }
     ServicedTable table = found.get().table();
@@ -136,7 +136,7 @@ public final class TableOperations {
     if (found.isEmpty()) {
       return new UnknownTable(tableId);
     }
-    if (service == ServiceType.ARCHIVE) {
+    if (planner.services().planned(service).isEmpty()) {
       return new NoPlanForService(service);
     }
     ServicedTable table = found.get().table();
