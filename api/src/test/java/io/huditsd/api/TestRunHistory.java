@@ -7,6 +7,8 @@ import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.ActionResult;
+import io.huditsd.executors.HeapEstimate;
+import io.huditsd.executors.Placement;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.RunStatus;
 import io.huditsd.executors.WorkItem;
@@ -133,7 +135,8 @@ class TestRunHistory {
   private static WorkItem compaction(String instant) {
     ServicedTable table = new ServicedTable("orders", "file:/data/orders", Set.of(ServiceType.COMPACTION),
         Duration.ofSeconds(30), Map.of(), MetadataIndexes.none());
-    return new WorkItem(table, ServiceType.COMPACTION, Optional.of(instant), 0, Set.of(), Instant.now());
+    return new WorkItem(table, ServiceType.COMPACTION, Optional.of(instant), 0, Set.of(), Instant.now(),
+        Placement.inProcess(HeapEstimate.NONE));
   }
 
   private static Path makeFifo(Path path) throws Exception {

@@ -1,8 +1,10 @@
 package io.huditsd.executors;
 
+import io.huditsd.config.EngineKind;
 import io.huditsd.config.ServiceType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,18 +20,35 @@ public final class PlanRunner implements Function<WorkItem, ActionResult> {
   private final HudiTables tables;
   private final PlanLiveness liveness;
   private final Map<ServiceType, ServiceAction> actions;
-  private final PlanEngine engine;
+  private final Map<EngineKind, PlanEngine> engines;
 
   /** Runs the actions on Hudi's Java engine in this JVM. */
   public PlanRunner(HudiTables tables, List<ServiceAction> actions) {
-    this(tables, actions, new JavaEngine(tables, actions));
+    this(tables, actions, Map.of(EngineKind.JAVA, new JavaEngine(tables, actions)));
   }
 
+  /** Runs every item on {@code engine}, whatever engine the item names (tests of the runner's own checks). */
   public PlanRunner(HudiTables tables, List<ServiceAction> actions, PlanEngine engine) {
+    this(tables, actions, allEngines(engine));
+  }
+
+  /**
+   * @param engines the engines configured; an item naming another fails with a message saying so
+   */
+  public PlanRunner(HudiTables tables, List<ServiceAction> actions, Map<EngineKind, PlanEngine> engines) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.liveness = new PlanLiveness(tables.heartbeat());
     this.actions = JavaEngine.byService(actions);
-    this.engine = Objects.requireNonNull(engine, "engine is null");
+    this.engines = Map.copyOf(engines);
+  }
+
+  private static Map<EngineKind, PlanEngine> allEngines(PlanEngine engine) {
+    Objects.requireNonNull(engine, "engine is null");
+    Map<EngineKind, PlanEngine> all = new EnumMap<>(EngineKind.class);
+    for (EngineKind kind : EngineKind.values()) {
+      all.put(kind, engine);
+    }
+    return all;
   }
 
   public static PlanRunner withDefaultActions(HudiTables tables) {
@@ -53,6 +72,11 @@ public final class PlanRunner implements Function<WorkItem, ActionResult> {
     tables.instantFiles().verify(metaClient);
     if (item.instant().isPresent() && item.service() != ServiceType.ARCHIVE) {
       checkStillPending(item, action, metaClient);
+    }
+    PlanEngine engine = engines.get(item.placement().engine());
+    if (engine == null) {
+      throw new IllegalStateException("table " + item.table().id() + ": plan " + item.instant().orElse("-")
+          + " is to run on engine " + item.placement().engine().configName() + ", which is not configured");
     }
     return engine.execute(item);
   }

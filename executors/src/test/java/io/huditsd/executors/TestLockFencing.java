@@ -69,7 +69,7 @@ class TestLockFencing {
     PendingPlan plan = PendingPlans.list(localTables.hudiTables().metaClient(table.basePath())).get(0);
 
     ExpiringZookeeperLockProvider.EXPIRE_WHEN_ACQUIRED_BY.set("completeCompaction");
-    assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, plan)))
+    assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, plan, Placement.inProcess(HeapEstimate.NONE))))
         .hasStackTraceContaining(LockLostException.class.getName())
         .hasStackTraceContaining("is no longer held (the ZooKeeper connection was LOST");
     HoodieTableMetaClient afterLoss = localTables.hudiTables().metaClient(table.basePath());
@@ -80,7 +80,7 @@ class TestLockFencing {
         .extracting(HoodieInstant::requestedTime).containsExactly(plan.instant());
 
     ExpiringZookeeperLockProvider.EXPIRE_WHEN_ACQUIRED_BY.set(null);
-    runner.apply(WorkItem.forPlan(table, plan));
+    runner.apply(WorkItem.forPlan(table, plan, Placement.inProcess(HeapEstimate.NONE)));
     HoodieTableMetaClient afterRetry = localTables.hudiTables().metaClient(table.basePath());
     assertThat(afterRetry.getActiveTimeline().getCommitTimeline().filterCompletedInstants().getInstants())
         .extracting(HoodieInstant::requestedTime).contains(plan.instant());

@@ -51,7 +51,7 @@ class TestPlanRunner {
   void executesACompactionAndThenSkipsItAsNoLongerPending() throws IOException {
     ServicedTable table = tableWithScheduledCompaction();
     PendingPlan plan = onlyPlan(table);
-    WorkItem item = WorkItem.forPlan(table, plan);
+    WorkItem item = WorkItem.forPlan(table, plan, Placement.inProcess(HeapEstimate.NONE));
 
     ActionResult result = runner.apply(item);
 
@@ -82,7 +82,7 @@ class TestPlanRunner {
         table.basePath(), 60_000L, 2)) {
       heartbeat.start(requested.requestedTime());
 
-      assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, onlyPlan(table))))
+      assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, onlyPlan(table), Placement.inProcess(HeapEstimate.NONE))))
           .isInstanceOf(PlanSkippedException.class)
           .hasMessage("plan " + requested.requestedTime()
               + " is being executed by a live process (heartbeat within 180000 ms)");
@@ -105,7 +105,7 @@ class TestPlanRunner {
         table.basePath(), 60_000L, 2)) {
       heartbeat.start(plan.instant());
 
-      assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, plan)))
+      assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, plan, Placement.inProcess(HeapEstimate.NONE))))
           .isInstanceOf(PlanSkippedException.class)
           .hasMessage("plan " + plan.instant() + " is being executed by another process (Hudi found its heartbeat "
               + "when this run started)");
@@ -121,7 +121,7 @@ class TestPlanRunner {
   void aCompactionCompletedElsewhereAfterItWasFoundPendingIsSkipped() throws IOException {
     ServicedTable table = tableWithScheduledCompaction();
     PendingPlan plan = onlyPlan(table);
-    runner.apply(WorkItem.forPlan(table, plan));
+    runner.apply(WorkItem.forPlan(table, plan, Placement.inProcess(HeapEstimate.NONE)));
 
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = localTables.hudiTables().writeClient(table)) {
       assertThatThrownBy(() -> new CompactionAction().execute(client, Optional.of(plan.instant())))
@@ -153,7 +153,7 @@ class TestPlanRunner {
         table.basePath(), 60_000L, 2)) {
       heartbeat.start(instant);
 
-      assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, plan)))
+      assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, plan, Placement.inProcess(HeapEstimate.NONE))))
           .isInstanceOf(PlanSkippedException.class)
           .hasMessage("plan " + instant + " is being executed by another process (its heartbeat is alive; checked "
               + "under the table lock)");
@@ -161,7 +161,7 @@ class TestPlanRunner {
     }
     assertThat(onlyPlan(table).inflight()).as("the skipped run did not start the plan").isFalse();
 
-    ActionResult result = runner.apply(WorkItem.forPlan(table, onlyPlan(table)));
+    ActionResult result = runner.apply(WorkItem.forPlan(table, onlyPlan(table), Placement.inProcess(HeapEstimate.NONE)));
     assertThat(result.fileGroups()).as("the plan runs once the other heartbeat is gone").isPositive();
   }
 
@@ -172,7 +172,7 @@ class TestPlanRunner {
   @Test
   void anotherEngineGetsOnlyThePlansTheChecksLetThrough() throws IOException {
     ServicedTable table = tableWithScheduledCompaction();
-    WorkItem item = WorkItem.forPlan(table, onlyPlan(table));
+    WorkItem item = WorkItem.forPlan(table, onlyPlan(table), Placement.inProcess(HeapEstimate.NONE));
     List<WorkItem> executed = new ArrayList<>();
     PlanRunner otherEngine = new PlanRunner(localTables.hudiTables(), PlanRunner.defaultActions(), run -> {
       executed.add(run);

@@ -57,7 +57,7 @@ class TestWorkerPool {
   private static WorkItem item(String table, ServiceType service, String instant, long backlog,
                                Set<String> fileGroups, int secondsAfterT0) {
     return new WorkItem(table(table), service, Optional.of(instant), backlog, fileGroups,
-        T0.plusSeconds(secondsAfterT0));
+        T0.plusSeconds(secondsAfterT0), Placement.inProcess(HeapEstimate.NONE));
   }
 
   private static WorkItem compaction(String table, String instant) {

@@ -3,6 +3,7 @@ package io.huditsd.scheduler;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.CorruptInstantException;
+import io.huditsd.executors.ExecutionPlacement;
 import io.huditsd.executors.FailedWrites;
 import io.huditsd.executors.FailedWritesRollback;
 import io.huditsd.executors.HudiTables;
@@ -48,18 +49,34 @@ public final class DuePlanner {
   private final TableServices services;
   private final FailedWritesRollback failedWrites;
   private final WriterFailures writerFailures;
+  private final ExecutionPlacement placement;
 
+  /** Every plan runs in the daemon's JVM (a daemon without a Spark section, and tests). */
   public DuePlanner(HudiTables tables, WorkerPool pool) {
-    this(tables, pool, new IndexTrigger());
+    this(tables, pool, ExecutionPlacement.inProcess());
+  }
+
+  public DuePlanner(HudiTables tables, WorkerPool pool, ExecutionPlacement placement) {
+    this(tables, pool, placement, new IndexTrigger());
   }
 
   DuePlanner(HudiTables tables, WorkerPool pool, IndexTrigger indexTrigger) {
+    this(tables, pool, ExecutionPlacement.inProcess(), indexTrigger);
+  }
+
+  DuePlanner(HudiTables tables, WorkerPool pool, ExecutionPlacement placement, IndexTrigger indexTrigger) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.pool = Objects.requireNonNull(pool, "pool is null");
+    this.placement = Objects.requireNonNull(placement, "placement is null");
     this.liveness = new PlanLiveness(tables.heartbeat());
     this.services = new TableServices(indexTrigger);
     this.failedWrites = new FailedWritesRollback(tables);
     this.writerFailures = new WriterFailures(tables.heartbeat().expiryMillis());
+  }
+
+  /** How the plans this planner queues execute; REST and the table service manager endpoint queue with it too. */
+  public ExecutionPlacement placement() {
+    return placement;
   }
 
   /** The services this planner plans, each with its rules. */
@@ -148,7 +165,7 @@ public final class DuePlanner {
     PendingPlans.find(metaClient, instant).ifPresent(plan -> {
       LOG.info("Scheduled on request table={} service={} instant={} {}{}", table.id(), service.type().configName(),
           plan.instant(), PlanSizes.of(metaClient, plan), scheduledDetail(table, metaClient, plan));
-      pool.submit(WorkItem.forPlan(table, plan));
+      pool.submit(WorkItem.forPlan(table, plan, placement.place(metaClient, table, plan, Optional.empty())));
     });
   }
 
@@ -210,7 +227,7 @@ public final class DuePlanner {
       scheduled.addAll(schedule(table, due));
       pending = afterScheduling(table, metaClient, config, scheduled);
     }
-    int enqueued = enqueuePending(table, pending, scheduled) + enqueueArchiveIfDue(table, metaClient, config);
+    int enqueued = enqueuePending(table, metaClient, pending, scheduled) + enqueueArchiveIfDue(table, metaClient, config);
     return new Outcome(scheduled, enqueued, timeTriggered(table, config),
         earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.nextHeartbeatExpiry()), failed);
   }
@@ -289,7 +306,8 @@ public final class DuePlanner {
    *
    * @return how many were queued
    */
-  private int enqueuePending(ServicedTable table, List<PendingPlan> pending, List<String> scheduled) {
+  private int enqueuePending(ServicedTable table, HoodieTableMetaClient metaClient, List<PendingPlan> pending,
+                             List<String> scheduled) {
     int enqueued = 0;
     Map<String, List<String>> overlapping = OverlappingPlans.later(pending);
     for (PendingPlan plan : pending) {
@@ -300,7 +318,12 @@ public final class DuePlanner {
             plan.service().configName(), plan.instant(), overlapping.get(plan.instant()));
         continue;
       }
-      if (table.runs(plan.service()) && pool.submit(WorkItem.forPlan(table, plan)).isPresent()) {
+      // Queued already: the pool refuses it before the plan is read again to place it.
+      if (!table.runs(plan.service()) || pool.isQueuedOrRunning(WorkItem.keyOf(table, plan))) {
+        continue;
+      }
+      if (pool.submit(WorkItem.forPlan(table, plan, placement.place(metaClient, table, plan, Optional.empty())))
+          .isPresent()) {
         enqueued++;
         if (!scheduled.contains(plan.instant())) {
           LOG.info("Enqueued pending plan table={} service={} instant={} inflight={} fileGroups={}", table.id(),

@@ -29,6 +29,7 @@ import io.huditsd.scheduler.OperationOutcomes.ServiceDisabled;
 import io.huditsd.scheduler.OperationOutcomes.TablePaused;
 import io.huditsd.scheduler.OperationOutcomes.UnknownTable;
 import io.huditsd.scheduler.OperationOutcomes.Updated;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -78,14 +79,16 @@ public final class TableOperations {
     if (found.get().isPaused()) {
       return new TablePaused(tableId);
     }
-    Optional<PendingPlan> plan = PendingPlans.find(tables.metaClient(table.basePath()), instant);
+    HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
+    Optional<PendingPlan> plan = PendingPlans.find(metaClient, instant);
     if (plan.isEmpty()) {
       return new NoPendingPlan(tableId, instant);
     }
     if (!table.runs(plan.get().service())) {
       return new ServiceDisabled(tableId, plan.get().service());
     }
-    WorkItem item = WorkItem.forPlan(table, plan.get());
+    WorkItem item = WorkItem.forPlan(table, plan.get(),
+        planner.placement().place(metaClient, table, plan.get(), Optional.empty()));
     Optional<RunRecord> run = pool.submit(item);
     if (run.isPresent()) {
       return new Queued(run.get());
@@ -195,13 +198,15 @@ public final class TableOperations {
     List<String> queued = new ArrayList<>();
     List<String> ignored = new ArrayList<>();
     for (String instant : instants) {
-      Optional<PendingPlan> plan = PendingPlans.find(tables.metaClient(table.basePath()), instant)
+      HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
+      Optional<PendingPlan> plan = PendingPlans.find(metaClient, instant)
           .filter(pending -> pending.service() == service);
       if (plan.isEmpty()) {
         ignored.add(instant);
       } else {
         // Already queued or running counts as queued: the writer's wish is met.
-        pool.submit(WorkItem.forPlan(table, plan.get()));
+        pool.submit(WorkItem.forPlan(table, plan.get(),
+            planner.placement().place(metaClient, table, plan.get(), Optional.empty())));
         queued.add(instant);
       }
     }

@@ -6,10 +6,12 @@ import io.huditsd.config.MetadataIndexState;
 import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.HeapEstimate;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.LocalTables;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
+import io.huditsd.executors.Placement;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.PlanSkippedException;
 import io.huditsd.executors.RunRecord;
@@ -215,7 +217,7 @@ class TestAsyncIndexing {
         unaware.upsert(1, 0, 200, 30);
       }
 
-      assertThat(pool.submit(WorkItem.forPlan(table, pendingIndexPlan(table)))).isPresent();
+      assertThat(pool.submit(WorkItem.forPlan(table, pendingIndexPlan(table), Placement.inProcess(HeapEstimate.NONE)))).isPresent();
       assertThat(pool.awaitIdle(Duration.ofMinutes(5))).isTrue();
 
       assertThat(finished).singleElement().satisfies(run -> {
@@ -240,7 +242,7 @@ class TestAsyncIndexing {
       PendingPlan plan = pendingIndexPlan(table);
       assertThat(plan.instant()).isEqualTo(instant);
       assertThat(plan.inflight()).isTrue();
-      assertThatThrownBy(() -> PlanRunner.withDefaultActions(hudiTables).apply(WorkItem.forPlan(table, plan)))
+      assertThatThrownBy(() -> PlanRunner.withDefaultActions(hudiTables).apply(WorkItem.forPlan(table, plan, Placement.inProcess(HeapEstimate.NONE))))
           .isInstanceOf(PlanSkippedException.class)
           .hasMessage("index build " + instant + " was abandoned (heartbeat expired); rolled back partitions "
               + "[record_index], the next poll plans it anew");
@@ -269,7 +271,7 @@ class TestAsyncIndexing {
       String instant = abandonedBuild(table, path, false);
 
       PendingPlan plan = pendingIndexPlan(table);
-      assertThatThrownBy(() -> PlanRunner.withDefaultActions(hudiTables).apply(WorkItem.forPlan(table, plan)))
+      assertThatThrownBy(() -> PlanRunner.withDefaultActions(hudiTables).apply(WorkItem.forPlan(table, plan, Placement.inProcess(HeapEstimate.NONE))))
           .isInstanceOf(PlanSkippedException.class)
           .hasMessage("index build " + instant + " is inflight without a heartbeat: another process (Hudi's "
               + "HoodieIndexer) runs it; hudi-tsd leaves it to that process");

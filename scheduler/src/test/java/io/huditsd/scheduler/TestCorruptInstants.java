@@ -6,10 +6,12 @@ import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.ActionResult;
 import io.huditsd.executors.CorruptInstantException;
+import io.huditsd.executors.HeapEstimate;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.LocalTables;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
+import io.huditsd.executors.Placement;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
@@ -369,7 +371,7 @@ class TestCorruptInstants {
     PendingPlan plan = PendingPlans.list(hudiTables.metaClient(table.basePath())).stream()
         .filter(pending -> pending.service() == service && pending.instant().equals(instant))
         .findFirst().orElseThrow();
-    return WorkItem.forPlan(table, plan);
+    return WorkItem.forPlan(table, plan, Placement.inProcess(HeapEstimate.NONE));
   }
 
   private void run(ServicedTable table, ServiceType service, String instant) {

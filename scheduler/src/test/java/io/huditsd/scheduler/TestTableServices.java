@@ -3,9 +3,11 @@ package io.huditsd.scheduler;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.ActionResult;
+import io.huditsd.executors.HeapEstimate;
 import io.huditsd.executors.LocalTables;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
+import io.huditsd.executors.Placement;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.ServiceAction;
 import io.huditsd.executors.WorkItem;
@@ -164,7 +166,7 @@ class TestTableServices {
           .filter(plan -> plan.service() == ServiceType.CLEAN).findFirst().orElseThrow();
       assertThat(clean.inflight()).isTrue();
       ActionResult result = PlanRunner.withDefaultActions(localTables.hudiTables())
-          .apply(WorkItem.forPlan(table, clean));
+          .apply(WorkItem.forPlan(table, clean, Placement.inProcess(HeapEstimate.NONE)));
       assertThat(result.instant()).contains(instant);
       assertThat(result.fileGroups()).as("files deleted").isPositive();
       heartbeat.stop(instant);

@@ -2,7 +2,9 @@ package io.huditsd.executors.clustering;
 
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.ClusteringStrategyMatch;
+import io.huditsd.executors.HeapEstimate;
 import io.huditsd.executors.PendingPlans;
+import io.huditsd.executors.Placement;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.WorkItem;
 import org.apache.avro.generic.GenericRecord;
@@ -317,7 +319,7 @@ class TestBinaryCopyClustering {
     double copied = BinaryCopyMetrics.copiedGroups();
 
     PlanRunner.withDefaultActions(tables.hudiTables())
-        .apply(WorkItem.forPlan(table, PendingPlans.list(metaClient).get(0)));
+        .apply(WorkItem.forPlan(table, PendingPlans.list(metaClient).get(0), Placement.inProcess(HeapEstimate.NONE)));
 
     assertThat(BinaryCopyMetrics.copiedGroups() - copied).isEqualTo(2);
     List<Path> outputs = tables.latestBaseFiles(table);
@@ -354,7 +356,7 @@ class TestBinaryCopyClustering {
     double copied = BinaryCopyMetrics.copiedGroups();
 
     PlanRunner.withDefaultActions(tables.hudiTables())
-        .apply(WorkItem.forPlan(table, PendingPlans.list(metaClient).get(0)));
+        .apply(WorkItem.forPlan(table, PendingPlans.list(metaClient).get(0), Placement.inProcess(HeapEstimate.NONE)));
 
     assertThat(BinaryCopyMetrics.copiedGroups() - copied).isEqualTo(2);
     assertThat(chunkDigests(tables.latestBaseFiles(table))).isEqualTo(inputChunks);

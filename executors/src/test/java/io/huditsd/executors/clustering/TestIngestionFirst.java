@@ -3,8 +3,10 @@ package io.huditsd.executors.clustering;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.ClusteringAction;
+import io.huditsd.executors.HeapEstimate;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
+import io.huditsd.executors.Placement;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.WorkItem;
 import org.apache.hudi.avro.model.HoodieClusteringPlan;
@@ -56,7 +58,7 @@ class TestIngestionFirst {
     String update = tables.upsert(table, CopyTables.V1, 0, 20, 2, 10, WRITER_FIRST);
 
     PlanRunner runner = PlanRunner.withDefaultActions(tables.hudiTables());
-    assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, pending(table, planned))))
+    assertThatThrownBy(() -> runner.apply(WorkItem.forPlan(table, pending(table, planned), Placement.inProcess(HeapEstimate.NONE))))
         .isInstanceOf(ClusteringAction.YieldedToWriterException.class)
         .hasMessageContaining("clustering " + planned + " yielded to a writer and was rolled back");
     HoodieTableMetaClient metaClient = tables.hudiTables().metaClient(table.basePath());
@@ -67,7 +69,7 @@ class TestIngestionFirst {
 
     // The next plan starts from the writer's commit and completes.
     String replanned = schedule(table);
-    runner.apply(WorkItem.forPlan(table, pending(table, replanned)));
+    runner.apply(WorkItem.forPlan(table, pending(table, replanned), Placement.inProcess(HeapEstimate.NONE)));
     assertThat(tables.latestBaseFiles(table)).hasSize(2);
     assertFirst20UpdatedOf120(tables.latestRows(table));
   }
