@@ -160,12 +160,13 @@ final class OnceCommand extends Command {
   private static List<String> servicePass(List<ServicedTable> tables, WorkerConfig workerConfig,
                                           HudiTables hudiTables, Configuration hadoopConfiguration, Duration timeout,
                                           List<RunRecord> finished) throws InterruptedException {
-    WorkerPool pool = new WorkerPool(workerConfig.count(), workerConfig.maxAttempts(), Duration.ZERO,
+    WorkerPool pool = new WorkerPool(workerConfig.count(), 0,
+        workerConfig.memoryBudgetBytes(Runtime.getRuntime().maxMemory()), workerConfig.maxAttempts(), Duration.ZERO,
         PlanRunner.withDefaultActions(hudiTables), run -> {
           if (run.status().isFinal()) {
             finished.add(run);
           }
-        });
+        }, tableId -> false);
     // A pass owns every table it is given.
     TablePoller poller = new TablePoller(hudiTables, hadoopConfiguration, new DuePlanner(hudiTables, pool),
         Duration.ofMinutes(10), PollObserver.NONE, tableId -> true, Clock.systemUTC());
