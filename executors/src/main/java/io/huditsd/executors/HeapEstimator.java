@@ -27,8 +27,9 @@ import java.util.concurrent.ForkJoinPool;
  * {@code /runs}, the message of a plan refused by the budget).
  *
  * <ul>
- *   <li>Compaction: per operation, the log records Hudi merges in its spillable map, at most the map's cap, plus the
- *   row groups read from the base file and buffered for the new one. Hudi's Java engine runs the operations of one
+ *   <li>Compaction: per operation, the log bytes times {@link #LOG_DECODE_FACTOR} (the records Hudi merges in its
+ *   spillable map), at most the map's cap, plus the row groups read from the base file and buffered for the new
+ *   one. Hudi's Java engine runs the operations of one
  *   plan in a parallel stream on the common ForkJoin pool ({@code HoodieCompactor.compact} maps
  *   {@code context.parallelize(operations)}, a parallel {@code HoodieListData}), so up to
  *   {@code commonPoolParallelism + 1} operations run at once: the estimate is the sum of the largest that many.</li>
@@ -45,12 +46,18 @@ public class HeapEstimator {
    * Heap held per byte of Parquet read by a rewrite: Hudi's Java clustering keeps a group's records decoded as
    * {@code HoodieRecord}s (keys, Avro payloads) in a list, then writes them. Measured by TestHeapEstimator, which
    * clusters groups of known bytes of the binary-copy benchmark's events (12 columns, gzip) on a real table in
-   * process and reads the live heap during the run: 11.2-11.4 heap bytes per file byte on a 9.8 MiB group of
+   * process and reads the live heap during the run: 11.2-11.6 heap bytes per file byte on a 9.8 MiB group of
    * 15,000-row files, 6.5 on a 2.0 MiB group of 1,500-row files (better-compressed files decode to more). 13 keeps
    * a margin above the highest; it agrees with the benchmark's 128 MiB groups that needed most of a 2 GiB heap.
-   * Also used for the log records that a compaction decodes into its spillable map (not measured separately).
    */
   public static final double DECODE_FACTOR = 13.0;
+  /**
+   * Heap held per byte of log files by a compaction (the merged records in Hudi's spillable map, the file group
+   * reader, the new file's writer, the commit's metadata-table update), the base file's row groups counted apart.
+   * Measured by TestHeapEstimator: a compaction of 2 file groups with 9.1 MiB of Avro logs (40,000 updated records)
+   * and 1.4 MiB of base files held 136 MiB, about 15 per log byte all told; 16 keeps a margin.
+   */
+  public static final double LOG_DECODE_FACTOR = 16.0;
   /**
    * What a rewrite holds whatever the group's size (write client, timeline, metadata writer); the measurement found
    * it small beside the records, so this is an allowance rather than a figure.
@@ -117,7 +124,7 @@ public class HeapEstimator {
       long logBytes = logBytes(metaClient, operation);
       long baseBytes = operation.getDataFilePath() == null || operation.getDataFilePath().isEmpty() ? 0
           : PlanSizes.fileSize(metaClient, operation.getPartitionPath(), operation.getDataFilePath());
-      long merged = Math.min((long) (logBytes * DECODE_FACTOR), spillCap);
+      long merged = Math.min((long) (logBytes * LOG_DECODE_FACTOR), spillCap);
       long rowGroups = 2 * Math.min(baseBytes + logBytes, blockSize);
       heaps.add(new OperationHeap(logBytes, baseBytes, merged + rowGroups));
     }
@@ -130,7 +137,7 @@ public class HeapEstimator {
     OperationHeap largest = heaps.get(0);
     return new HeapEstimate(total, String.format(Locale.ROOT,
         "%d operations, up to %d at once; largest %s logs x %.1f decode factor (spillable map cap %s) + 2 row groups"
-            + " of %s", heaps.size(), atOnce, ByteSize.format(largest.logBytes()), DECODE_FACTOR,
+            + " of %s", heaps.size(), atOnce, ByteSize.format(largest.logBytes()), LOG_DECODE_FACTOR,
         ByteSize.format(spillCap), ByteSize.format(Math.min(largest.baseBytes() + largest.logBytes(), blockSize))));
   }
 
