@@ -84,7 +84,7 @@ final class OnceCommand extends Command {
     showProgressLogs();
     Set<ServiceType> services = parseServices(namespace.getString("services"));
     Map<String, String> hoodie = checkedHoodieKeys(parseHoodie(namespace.getList("hoodie")));
-    WorkerConfig workerConfig = WorkerConfig.create(namespace.getInt("workers"), 1, null, null, null);
+    WorkerConfig workerConfig = WorkerConfig.create(namespace.getInt("workers"), 1, null, null, null, null);
     Configuration hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
     HudiTables hudiTables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(workerConfig));
     List<ServicedTable> tables = servicedTables(namespace.getList("tables"), services, hoodie, hudiTables,
