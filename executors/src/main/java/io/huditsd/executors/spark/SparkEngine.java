@@ -61,6 +61,11 @@ public final class SparkEngine implements PlanEngine, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SparkEngine.class);
   private static final Duration KILL_WAIT = Duration.ofSeconds(30);
   private static final long HEARTBEAT_CHECK_MILLIS = 500;
+  /**
+   * How the runner ({@code PlanRunnerApp}, exit code 3) says that it left the plan alone: not pending any more, or
+   * executed by another live process. Spark's launcher reports only FAILED; the line in the driver's log tells why.
+   */
+  static final String RUNNER_NOT_EXECUTING = "Not executing ";
 
   private final HudiTables tables;
   private final Map<ServiceType, ServiceAction> actions;
@@ -261,14 +266,21 @@ public final class SparkEngine implements PlanEngine, AutoCloseable {
       throw new PlanSkippedException("plan " + instant + " is no longer pending (rolled back elsewhere while "
           + "Spark application " + application.describeId() + " ran)");
     }
+    List<String> tail = submission.driverLogTail();
+    Optional<String> notExecuted = tail.stream().filter(line -> line.contains(RUNNER_NOT_EXECUTING)).findFirst();
+    if (notExecuted.isPresent()) {
+      // The runner found the plan held by another live process (its heartbeat) and wrote nothing.
+      throw new PlanSkippedException("plan " + instant + " was not executed by Spark application "
+          + application.describeId() + ": " + notExecuted.get().substring(notExecuted.get()
+          .indexOf(RUNNER_NOT_EXECUTING)));
+    }
     awaitHeartbeatExpiry(item, metaClient, instant);
     String what = state == SparkAppHandle.State.FINISHED
         ? "finished but plan " + instant + " is still pending"
         : "ended " + state.name().toLowerCase(Locale.ROOT) + (killed.isPresent() ? " (killed after spark.timeout "
             + settings.config().timeout() + ")" : "") + " with plan " + instant + " still pending";
     throw new IllegalStateException("table " + item.table().id() + ": Spark application "
-        + application.describeId() + " " + what + "; driver log " + submission.driverLog()
-        + tail(submission.driverLogTail()));
+        + application.describeId() + " " + what + "; driver log " + submission.driverLog() + tail(tail));
   }
 
   private static String tail(List<String> lines) {
