@@ -192,6 +192,10 @@ class TestRestApi {
         + "a".repeat(5000) + "\"}"), 413, "Request body is larger than 4096 bytes");
     assertError(api.post("/api/v1/tables/" + TABLE + "/plans/20990101000000000/execute", null), 404,
         "Table 'orders' has no pending plan at instant '20990101000000000'");
+    assertError(api.post("/api/v1/tables/" + TABLE + "/plans/20990101000000000/execute", "{\"engine\":\"flink\"}"),
+        400, "engine: unknown engine 'flink'; expected one of java, spark");
+    assertError(api.post("/api/v1/tables/" + TABLE + "/plans/20990101000000000/execute", "{\"engin\":\"spark\"}"),
+        400, "unknown field 'engin'; expected engine");
     assertError(api.delete("/api/v1/runs/abc"), 400, "runId: 'abc' is not a number");
     assertError(api.delete("/api/v1/tables/nope/indexes/record_index"), 404, "No table with id 'nope'");
     Reply drop = api.delete("/api/v1/tables/" + TABLE + "/indexes/record_index");
@@ -289,6 +293,9 @@ class TestRestApi {
       assertThat(run.path("instant").asText()).isEqualTo(instant);
       assertThat(run.path("status").asText()).isEqualTo("succeeded");
       assertThat(run.path("bytesIn").asLong()).isEqualTo(backlog);
+      assertThat(run.path("engine").asText()).isEqualTo("java");
+      assertThat(run.path("heapEstimateBasis").isTextual()).isTrue();
+      assertThat(run.path("sparkAppId").isNull()).as("no Spark application for a run in the daemon").isTrue();
     });
     assertThat(api.get("/api/v1/tables/" + TABLE).json().path("services").path("compaction").path("lastSuccess")
         .isTextual()).isTrue();

@@ -24,17 +24,13 @@ public record ExecuteRequest(String engine) {
   /**
    * The request in {@code body}; an empty body (the endpoint took none before) asks for nothing.
    *
-   * @throws ApiException 400 naming what is wrong with the JSON
+   * @throws JsonProcessingException answered 400 naming the field by {@link JsonErrorMapper}
    */
-  static ExecuteRequest parse(String body) {
+  static ExecuteRequest parse(String body) throws JsonProcessingException {
     if (body == null || body.isBlank()) {
       return new ExecuteRequest(null);
     }
-    try {
-      ExecuteRequest request = JSON.readValue(body, ExecuteRequest.class);
-      return request == null ? new ExecuteRequest(null) : request;
-    } catch (JsonProcessingException e) {
-      throw ApiException.badRequest("body: " + e.getOriginalMessage());
-    }
+    ExecuteRequest request = JSON.readValue(body, ExecuteRequest.class);
+    return request == null ? new ExecuteRequest(null) : request;
   }
 }

@@ -1,5 +1,6 @@
 package io.huditsd.api.rest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.huditsd.api.RunHistory;
 import io.huditsd.api.ServiceOutcomes;
 import io.huditsd.config.EngineKind;
@@ -134,7 +135,8 @@ public final class TablesResource {
   @POST
   @Path("/{id}/plans/{instant}/execute")
   @Consumes(MediaType.WILDCARD)
-  public Response execute(@PathParam("id") String id, @PathParam("instant") String instant, String body) {
+  public Response execute(@PathParam("id") String id, @PathParam("instant") String instant, String body)
+      throws JsonProcessingException {
     Optional<EngineKind> engine = engine(ExecuteRequest.parse(body));
     Execution outcome = operations.execute(id, instant, engine);
     if (outcome instanceof Queued queued) {
