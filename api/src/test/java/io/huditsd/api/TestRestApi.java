@@ -280,8 +280,10 @@ class TestRestApi {
         .containsEntry("tsd_log_file_scheduled_bytes{table=\"orders\"}", 0.0)
         .containsEntry("tsd_log_file_unscheduled_bytes{table=\"orders\"}", 0.0)
         .containsEntry("tsd_pending_plans{table=\"orders\",service=\"compaction\"}", 0.0)
-        .containsEntry("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\"}", 1.0)
-        .containsEntry("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"failed\"}", 0.0));
+        .containsEntry("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\","
+            + "engine=\"java\"}", 1.0)
+        .containsEntry("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"failed\","
+            + "engine=\"java\"}", 0.0));
     JsonNode runs = api.get("/api/v1/tables/" + TABLE + "/runs").json();
     assertThat(runs).anySatisfy(run -> {
       assertThat(run.path("instant").asText()).isEqualTo(instant);

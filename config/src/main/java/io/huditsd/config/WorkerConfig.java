@@ -14,9 +14,11 @@ import io.dropwizard.util.Duration;
  *     after a restart) treats the plan as abandoned once the heartbeat is older than
  *     {@code heartbeatInterval * (heartbeatTolerableMisses + 1)}
  * @param heartbeatTolerableMisses missed heartbeats tolerated before a plan counts as abandoned
+ * @param memoryBudget heap the plans executing in process may hold together, by their estimates: a size
+ *     ({@code 1536MiB}) or a share of the maximum heap ({@code 60%}, the default); see {@link MemoryBudget}
  */
 public record WorkerConfig(int count, int maxAttempts, Duration retryBackoff, Duration heartbeatInterval,
-                           int heartbeatTolerableMisses) {
+                           int heartbeatTolerableMisses, MemoryBudget memoryBudget) {
   public static final int MAX_COUNT = 256;
   public static final int MAX_ATTEMPTS_DEFAULT = 3;
   public static final Duration RETRY_BACKOFF_DEFAULT = Duration.seconds(30);
@@ -28,12 +30,19 @@ public record WorkerConfig(int count, int maxAttempts, Duration retryBackoff, Du
                                     @JsonProperty("maxAttempts") Integer maxAttempts,
                                     @JsonProperty("retryBackoff") Duration retryBackoff,
                                     @JsonProperty("heartbeatInterval") Duration heartbeatInterval,
-                                    @JsonProperty("heartbeatTolerableMisses") Integer heartbeatTolerableMisses) {
+                                    @JsonProperty("heartbeatTolerableMisses") Integer heartbeatTolerableMisses,
+                                    @JsonProperty("memoryBudget") String memoryBudget) {
     return new WorkerConfig(count == null ? Runtime.getRuntime().availableProcessors() : count,
         maxAttempts == null ? MAX_ATTEMPTS_DEFAULT : maxAttempts,
         retryBackoff == null ? RETRY_BACKOFF_DEFAULT : retryBackoff,
         heartbeatInterval == null ? HEARTBEAT_INTERVAL_DEFAULT : heartbeatInterval,
-        heartbeatTolerableMisses == null ? HEARTBEAT_TOLERABLE_MISSES_DEFAULT : heartbeatTolerableMisses);
+        heartbeatTolerableMisses == null ? HEARTBEAT_TOLERABLE_MISSES_DEFAULT : heartbeatTolerableMisses,
+        memoryBudget == null ? MemoryBudget.defaults() : MemoryBudget.parse(memoryBudget));
+  }
+
+  /** {@link #memoryBudget} in bytes for a JVM whose maximum heap is {@code maxHeapBytes}. */
+  public long memoryBudgetBytes(long maxHeapBytes) {
+    return memoryBudget.resolve(maxHeapBytes);
   }
 
   public WorkerConfig {
@@ -49,6 +58,7 @@ public record WorkerConfig(int count, int maxAttempts, Duration retryBackoff, Du
     if (heartbeatInterval.toMilliseconds() < 100) {
       throw new IllegalArgumentException("heartbeatInterval must be at least 100ms, got " + heartbeatInterval);
     }
+    java.util.Objects.requireNonNull(memoryBudget, "memoryBudget is null");
     if (heartbeatTolerableMisses < 0) {
       throw new IllegalArgumentException("heartbeatTolerableMisses must not be negative, got "
           + heartbeatTolerableMisses);
@@ -56,6 +66,6 @@ public record WorkerConfig(int count, int maxAttempts, Duration retryBackoff, Du
   }
 
   public static WorkerConfig defaults() {
-    return create(null, null, null, null, null);
+    return create(null, null, null, null, null, null);
   }
 }

@@ -24,7 +24,7 @@ class TestTsdConfiguration {
 
     assertThat(configuration.getPolling()).isEqualTo(new PollingConfig(Duration.seconds(30), 4, Duration.minutes(10)));
     assertThat(configuration.getWorkers()).isEqualTo(new WorkerConfig(Runtime.getRuntime().availableProcessors(), 3,
-        Duration.seconds(30), Duration.seconds(60), 2));
+        Duration.seconds(30), Duration.seconds(60), 2, MemoryBudget.defaults()));
     assertThat(configuration.getDiscovery()).isEqualTo(new DiscoveryConfig(java.util.List.of(), Duration.minutes(5),
         3, Map.of()));
     assertThat(configuration.getServices()).isEqualTo(EnumSet.allOf(ServiceType.class));
@@ -49,6 +49,7 @@ class TestTsdConfiguration {
           retryBackoff: 0s
           heartbeatInterval: 250 milliseconds
           heartbeatTolerableMisses: 0
+          memoryBudget: 1536MiB
         """);
 
     assertThat(configuration.getDiscovery().interval().toMilliseconds()).isEqualTo(120_000);
@@ -57,7 +58,7 @@ class TestTsdConfiguration {
     assertThat(configuration.getPolling().threads()).isEqualTo(8);
     assertThat(configuration.getPolling().maxBackoff().toMilliseconds()).isEqualTo(3_600_000);
     assertThat(configuration.getWorkers()).isEqualTo(new WorkerConfig(3, 5, Duration.seconds(0),
-        Duration.milliseconds(250), 0));
+        Duration.milliseconds(250), 0, MemoryBudget.parse("1536MiB")));
     assertThat(HeartbeatSettings.of(configuration.getWorkers()).expiryMillis()).isEqualTo(250);
   }
 
@@ -138,6 +139,12 @@ class TestTsdConfiguration {
         .hasMessageContaining("count must be between 1 and 256, got 0");
     assertThatThrownBy(() -> parse("workers:\n  heartbeatInterval: 50ms\n"))
         .hasMessageContaining("heartbeatInterval must be at least 100ms, got 50 milliseconds");
+    assertThatThrownBy(() -> parse("workers:\n  memoryBudget: lots\n"))
+        .hasMessageContaining("Failed to parse configuration at: workers;")
+        .hasMessageContaining("workers.memoryBudget must be a size such as 1536MiB or 2GiB, or a percentage of the"
+            + " maximum heap such as 60%, got 'lots'");
+    assertThatThrownBy(() -> parse("workers:\n  memoryBudget: 150%\n"))
+        .hasMessageContaining("workers.memoryBudget must be between 1% and 100% of the maximum heap, got 150%");
     assertThatThrownBy(() -> parse("discovery:\n  roots: [/data]\n  maxDepth: 11\n"))
         .hasMessageContaining("maxDepth must be between 1 and 10, got 11");
     assertThatThrownBy(() -> parse("discovery:\n  roots: ['']\n"))

@@ -1,5 +1,6 @@
 package io.huditsd.executors;
 
+import io.huditsd.config.EngineKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,16 @@ import java.util.function.Predicate;
  * item waits {@code retryBackoff * 2^(attempt-1)} and is retried until {@code maxAttempts}; a failing item never
  * kills its worker thread.
  *
+ * <p>Admission: an item that executes in the daemon (engine {@code java}) takes one of {@code workers} in-process
+ * slots, and starts only while the heap estimates of the running in-process items
+ * ({@link Placement#reservedHeapBytes()}) plus its own stay within {@code memoryBudgetBytes}. An in-process item
+ * whose estimate alone is more than the budget could never start: it finishes {@code FAILED} when it is submitted,
+ * without running. An item waiting for budget holds back the items ordered after it (they start only if they fit
+ * beside it), so a large plan is not starved by a stream of small ones. An item placed on Spark takes one of
+ * {@code sparkSlots} threads of its own, since it only waits on its application: it takes neither an in-process
+ * slot nor budget. With no Spark slots (tests, a daemon without a {@code spark} section) a Spark item takes an
+ * in-process slot, and the runner says that no Spark engine is configured.
+ *
  * <p>Listeners are told of every change under the pool's lock, so they see each run's changes in order (never a
  * {@code QUEUED} after the {@code RUNNING} it led to); that is why they must not block.
  */
@@ -43,6 +54,9 @@ public final class WorkerPool implements AutoCloseable {
   private final Function<WorkItem, ActionResult> runner;
   private final RunListener listener;
   private final Predicate<String> pausedTables;
+  private final int workers;
+  private final int sparkSlots;
+  private final long memoryBudgetBytes;
   private final int maxAttempts;
   private final Duration retryBackoff;
   private final List<Thread> threads = new ArrayList<>();
@@ -57,6 +71,10 @@ public final class WorkerPool implements AutoCloseable {
   private final Map<String, Entry> running = new HashMap<>();
   private final Set<String> runningExclusivityKeys = new HashSet<>();
   private final Map<String, Set<String>> runningFileGroupsByTable = new HashMap<>();
+  // INVARIANT (guarded by lock): the sums over the entries in running of reservedHeapBytes and of each slot kind.
+  private long reservedHeapBytes;
+  private int runningInProcess;
+  private int runningOnSpark;
   private boolean closed;
 
   private static final class Entry {
@@ -76,15 +94,38 @@ public final class WorkerPool implements AutoCloseable {
   }
 
   /**
+   * A pool without a memory budget and without Spark slots (tests, and callers that predate them).
+   *
    * @param pausedTables tells whether a table is held back (paused, or owned by another replica); its queued items
-   *     stay queued until {@link #wake()} after
-   *     it is resumed
+   *     stay queued until {@link #wake()} after it is resumed
    */
   public WorkerPool(int workers, int maxAttempts, Duration retryBackoff, Function<WorkItem, ActionResult> runner,
                     RunListener listener, Predicate<String> pausedTables) {
+    this(workers, 0, Long.MAX_VALUE, maxAttempts, retryBackoff, runner, listener, pausedTables);
+  }
+
+  /**
+   * @param workers in-process slots ({@code workers.count})
+   * @param sparkSlots Spark runs at once ({@code spark.maxApplications}); 0 without a {@code spark} section
+   * @param memoryBudgetBytes heap the running in-process items may hold together by their estimates
+   *     ({@code workers.memoryBudget}); {@link Long#MAX_VALUE} for no limit
+   * @param pausedTables tells whether a table is held back (paused, or owned by another replica); its queued items
+   *     stay queued until {@link #wake()} after it is resumed
+   */
+  public WorkerPool(int workers, int sparkSlots, long memoryBudgetBytes, int maxAttempts, Duration retryBackoff,
+                    Function<WorkItem, ActionResult> runner, RunListener listener, Predicate<String> pausedTables) {
     if (workers < 1) {
       throw new IllegalArgumentException("workers must be at least 1, got " + workers);
     }
+    if (sparkSlots < 0) {
+      throw new IllegalArgumentException("sparkSlots must not be negative, got " + sparkSlots);
+    }
+    if (memoryBudgetBytes < 1) {
+      throw new IllegalArgumentException("memoryBudgetBytes must be positive, got " + memoryBudgetBytes);
+    }
+    this.workers = workers;
+    this.sparkSlots = sparkSlots;
+    this.memoryBudgetBytes = memoryBudgetBytes;
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
     }
@@ -98,6 +139,11 @@ public final class WorkerPool implements AutoCloseable {
       thread.setDaemon(true);
       threads.add(thread);
     }
+    for (int i = 0; i < sparkSlots; i++) {
+      Thread thread = new Thread(this::work, "tsd-spark-" + i);
+      thread.setDaemon(true);
+      threads.add(thread);
+    }
     threads.forEach(Thread::start);
   }
 
@@ -107,6 +153,7 @@ public final class WorkerPool implements AutoCloseable {
    * @return the run's record, or empty when the work was already there or the pool is closed
    */
   public Optional<RunRecord> submit(WorkItem item) {
+    RunRecord refused;
     lock.lock();
     try {
       if (closed || byKey.containsKey(item.key())) {
@@ -114,14 +161,31 @@ public final class WorkerPool implements AutoCloseable {
         return Optional.empty();
       }
       Entry entry = new Entry(item, RunRecord.queued(runIds.incrementAndGet(), item));
-      queue.add(entry);
-      byKey.put(item.key(), entry);
+      listener.onChange(entry.record);
+      if (item.placement().reservedHeapBytes() <= memoryBudgetBytes) {
+        queue.add(entry);
+        byKey.put(item.key(), entry);
+        changed.signalAll();
+        return Optional.of(entry.record);
+      }
+      // It could never start: failing it now tells the operator at once, rather than a queue that never moves.
+      entry.record = entry.record.finished(RunStatus.FAILED, Optional.empty(), Optional.of(overBudget(item)));
       listener.onChange(entry.record);
       changed.signalAll();
-      return Optional.of(entry.record);
+      refused = entry.record;
     } finally {
       lock.unlock();
     }
+    LOG.error("Finished {} result=failed attempts=0: {}", item.describe(), refused.error().orElseThrow());
+    return Optional.of(refused);
+  }
+
+  private String overBudget(WorkItem item) {
+    HeapEstimate estimate = item.placement().estimate();
+    return "Not starting " + item.service().configName() + " plan " + item.instant().orElse("-") + " of table "
+        + item.table().id() + " in the daemon: its heap estimate " + ByteSize.format(estimate.bytes()) + " ("
+        + estimate.basis() + ") is more than workers.memoryBudget " + ByteSize.format(memoryBudgetBytes)
+        + "; a spark section in tsd.yml would run it on Spark (or raise -Xmx and workers.memoryBudget)";
   }
 
   /** What {@link #cancel(long)} found: decided under the pool's lock, so a run cannot start in between. */
@@ -204,6 +268,21 @@ public final class WorkerPool implements AutoCloseable {
 
   public int workerCount() {
     return threads.size();
+  }
+
+  /** The in-process memory budget in bytes; {@link Long#MAX_VALUE} when the pool has no limit. */
+  public long memoryBudgetBytes() {
+    return memoryBudgetBytes;
+  }
+
+  /** The heap estimates of the in-process items running now, summed: what they reserve of the budget. */
+  public long reservedHeapBytes() {
+    lock.lock();
+    try {
+      return reservedHeapBytes;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Makes workers look at the queue again, e.g. after a table was resumed. */
@@ -314,7 +393,7 @@ public final class WorkerPool implements AutoCloseable {
           return null;
         }
         Instant now = Instant.now();
-        Entry best = null;
+        List<Entry> ready = new ArrayList<>();
         Instant earliestWait = null;
         for (Entry candidate : queue) {
           if (candidate.notBefore.isAfter(now)) {
@@ -322,13 +401,11 @@ public final class WorkerPool implements AutoCloseable {
                 ? candidate.notBefore : earliestWait;
             continue;
           }
-          if (!isRunnable(candidate.item)) {
-            continue;
-          }
-          if (best == null || ORDER.compare(candidate, best) < 0) {
-            best = candidate;
+          if (isRunnable(candidate.item)) {
+            ready.add(candidate);
           }
         }
+        Entry best = admit(ready);
         if (best != null) {
           queue.remove(best);
           int attempt = best.record.status() == RunStatus.RETRY_WAIT ? best.record.attempt() + 1
@@ -340,6 +417,12 @@ public final class WorkerPool implements AutoCloseable {
           runningExclusivityKeys.add(best.item.exclusivityKey());
           runningFileGroupsByTable.computeIfAbsent(best.item.table().id(), id -> new HashSet<>())
               .addAll(best.item.fileGroupIds());
+          if (onSpark(best.item)) {
+            runningOnSpark++;
+          } else {
+            runningInProcess++;
+            reservedHeapBytes += best.item.placement().reservedHeapBytes();
+          }
           return best;
         }
         if (earliestWait != null) {
@@ -351,6 +434,37 @@ public final class WorkerPool implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * The first of {@code ready} in order that a free slot and the budget admit. An in-process item that waits for
+   * budget keeps its share from the items after it, so that they do not hold it back for ever.
+   */
+  private Entry admit(List<Entry> ready) {
+    ready.sort(ORDER);
+    long headroom = memoryBudgetBytes - reservedHeapBytes;
+    for (Entry candidate : ready) {
+      if (onSpark(candidate.item)) {
+        if (runningOnSpark < sparkSlots) {
+          return candidate;
+        }
+        continue;
+      }
+      if (runningInProcess >= workers) {
+        continue;
+      }
+      long needed = candidate.item.placement().reservedHeapBytes();
+      if (needed <= headroom) {
+        return candidate;
+      }
+      headroom = Math.max(0, headroom - needed);
+    }
+    return null;
+  }
+
+  /** Whether {@code item} runs on one of the Spark threads; with none, a Spark item takes an in-process slot. */
+  private boolean onSpark(WorkItem item) {
+    return sparkSlots > 0 && item.placement().engine() == EngineKind.SPARK;
   }
 
   private boolean isRunnable(WorkItem item) {
@@ -371,8 +485,10 @@ public final class WorkerPool implements AutoCloseable {
 
   private void execute(Entry entry) {
     int attempt = entry.record.attempt();
-    LOG.info("Started {} attempt={} backlogBytes={} fileGroups={}", entry.item.describe(), attempt,
-        entry.item.backlogBytes(), entry.item.fileGroupIds().size());
+    HeapEstimate estimate = entry.item.placement().estimate();
+    LOG.info("Started {} attempt={} backlogBytes={} fileGroups={} heapEstimate={} ({})", entry.item.describe(),
+        attempt, entry.item.backlogBytes(), entry.item.fileGroupIds().size(), ByteSize.format(estimate.bytes()),
+        estimate.basis());
     RunRecord outcome;
     boolean requeue = false;
     try {
@@ -381,6 +497,9 @@ public final class WorkerPool implements AutoCloseable {
       LOG.info("Finished {} result=succeeded fileGroups={} bytesIn={} bytesOut={} durationMs={}",
           entry.item.describe(), result.fileGroups(), result.bytesIn(), result.bytesOut(),
           result.duration().toMillis());
+    } catch (RunCancelledException e) {
+      outcome = entry.record.finished(RunStatus.CANCELLED, Optional.empty(), Optional.of(e.getMessage()));
+      LOG.info("Finished {} result=cancelled reason={}", entry.item.describe(), e.getMessage());
     } catch (PlanSkippedException e) {
       outcome = entry.record.finished(RunStatus.SKIPPED, Optional.empty(), Optional.of(e.getMessage()));
       LOG.info("Finished {} result=skipped reason={}", entry.item.describe(), e.getMessage());
@@ -404,6 +523,12 @@ public final class WorkerPool implements AutoCloseable {
     try {
       entry.record = outcome;
       running.remove(entry.item.key());
+      if (onSpark(entry.item)) {
+        runningOnSpark--;
+      } else {
+        runningInProcess--;
+        reservedHeapBytes -= entry.item.placement().reservedHeapBytes();
+      }
       runningExclusivityKeys.remove(entry.item.exclusivityKey());
       Set<String> busy = runningFileGroupsByTable.get(entry.item.table().id());
       if (busy != null) {

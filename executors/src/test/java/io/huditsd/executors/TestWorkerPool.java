@@ -1,5 +1,6 @@
 package io.huditsd.executors;
 
+import io.huditsd.config.EngineKind;
 import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
@@ -58,6 +59,18 @@ class TestWorkerPool {
                                Set<String> fileGroups, int secondsAfterT0) {
     return new WorkItem(table(table), service, Optional.of(instant), backlog, fileGroups,
         T0.plusSeconds(secondsAfterT0), Placement.inProcess(HeapEstimate.NONE));
+  }
+
+  private WorkerPool budgetPool(int workers, int sparkSlots, long budget, Function<WorkItem, ActionResult> runner) {
+    WorkerPool pool = new WorkerPool(workers, sparkSlots, budget, 1, Duration.ZERO, runner, listener, id -> false);
+    pools.add(pool);
+    return pool;
+  }
+
+  /** A compaction of its own table that holds {@code heapBytes} in process, or none on Spark. */
+  private static WorkItem sized(String table, EngineKind engine, long heapBytes, long backlog) {
+    return new WorkItem(table(table), ServiceType.COMPACTION, Optional.of("001"), backlog, Set.of(), T0,
+        new Placement(engine, new HeapEstimate(heapBytes, "1 operation, " + heapBytes + " B")));
   }
 
   private static WorkItem compaction(String table, String instant) {
@@ -296,6 +309,24 @@ class TestWorkerPool {
   }
 
   @Test
+  void aRunStoppedOnRequestEndsCancelledAndIsNotRetried() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    WorkerPool pool = pool(1, 3, Duration.ZERO, item -> {
+      calls.incrementAndGet();
+      throw new RunCancelledException("cancelled: Spark application app-1 was killed");
+    });
+
+    long runId = pool.submit(compaction("t1", "001")).orElseThrow().runId();
+    await().atMost(WAIT).until(() -> listener.last(runId).status().isFinal());
+
+    RunRecord last = listener.last(runId);
+    assertThat(last.status()).isEqualTo(RunStatus.CANCELLED);
+    assertThat(last.error()).contains("cancelled: Spark application app-1 was killed");
+    assertThat(calls).hasValue(1);
+    assertThat(pool.isQueuedOrRunning(compaction("t1", "001").key())).isFalse();
+  }
+
+  @Test
   void aThrowingRunnerDoesNotKillItsWorker() throws Exception {
     // One worker: if a failure killed it, nothing after the failures would run.
     WorkerPool pool = pool(1, 1, Duration.ZERO, item -> switch (item.table().id()) {
@@ -469,6 +500,156 @@ class TestWorkerPool {
     assertThat(pool.submit(compaction("t1", "001"))).isEmpty();
   }
 
+  @Test
+  void aPlanWhoseEstimateAloneIsOverTheBudgetFailsAtOnceAndNeverStarts() throws Exception {
+    List<String> started = Collections.synchronizedList(new ArrayList<>());
+    WorkerPool pool = budgetPool(2, 0, 100L << 20, item -> {
+      started.add(item.table().id());
+      return done(item);
+    });
+    WorkItem large = new WorkItem(table("orders"), ServiceType.CLUSTERING, Optional.of("20261201101010000"), 0,
+        Set.of("p/f1"), T0, Placement.inProcess(new HeapEstimate(900L << 20,
+            "2 groups, largest 256.0 MiB x 3.5 decode factor")));
+
+    RunRecord refused = pool.submit(large).orElseThrow();
+
+    assertThat(refused.status()).isEqualTo(RunStatus.FAILED);
+    assertThat(refused.startedAt()).isEmpty();
+    assertThat(refused.error()).contains("Not starting clustering plan 20261201101010000 of table orders in the"
+        + " daemon: its heap estimate 900.0 MiB (2 groups, largest 256.0 MiB x 3.5 decode factor) is more than"
+        + " workers.memoryBudget 100.0 MiB; a spark section in tsd.yml would run it on Spark (or raise -Xmx and"
+        + " workers.memoryBudget)");
+    assertThat(listener.history(refused.runId())).extracting(RunRecord::status)
+        .containsExactly(RunStatus.QUEUED, RunStatus.FAILED);
+    assertThat(pool.isQueuedOrRunning(large.key())).isFalse();
+    // The pool goes on with what fits.
+    pool.submit(sized("fits", EngineKind.JAVA, 100L << 20, 0));
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(started).containsExactly("fits");
+  }
+
+  @Test
+  void twoPlansThatFitAloneButNotTogetherRunOneAfterTheOther() throws Exception {
+    Gate firstGate = new Gate();
+    Gate smallGate = new Gate();
+    AtomicReference<String> secondSawFirst = new AtomicReference<>();
+    Set<String> finishedBodies = ConcurrentHashMap.newKeySet();
+    WorkerPool pool = budgetPool(3, 0, 100, item -> {
+      switch (item.table().id()) {
+        case "first" -> firstGate.pass();
+        case "small" -> smallGate.pass();
+        case "second" -> secondSawFirst.set(finishedBodies.contains("first") ? "after" : "beside");
+        default -> throw new IllegalStateException(item.table().id());
+      }
+      finishedBodies.add(item.table().id());
+      return done(item);
+    });
+    WorkItem first = sized("first", EngineKind.JAVA, 60, 0);
+    WorkItem second = sized("second", EngineKind.JAVA, 60, 0);
+    // Ordered before the second and fits beside the first: it shows that the pool looked and chose.
+    WorkItem small = sized("small", EngineKind.JAVA, 40, 1_000);
+    pool.submit(first);
+    firstGate.awaitStarted();
+    pool.submit(second);
+    pool.submit(small);
+    smallGate.awaitStarted();
+    assertThat(pool.reservedHeapBytes()).isEqualTo(100);
+    smallGate.release();
+    await().atMost(WAIT).until(() -> listener.statusOf(small.key()) == RunStatus.SUCCEEDED);
+
+    assertThat(listener.statusOf(second.key())).isEqualTo(RunStatus.QUEUED);
+    assertThat(pool.reservedHeapBytes()).isEqualTo(60);
+    firstGate.release();
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(secondSawFirst).hasValue("after");
+    assertThat(listener.statusOf(second.key())).isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(pool.reservedHeapBytes()).isZero();
+  }
+
+  @Test
+  void aPlanWaitingForBudgetIsNotOvertakenBySmallerOnes() throws Exception {
+    Map<String, Gate> gates = Map.of("running", new Gate(), "large", new Gate());
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    WorkerPool pool = budgetPool(3, 0, 100, item -> {
+      order.add(item.table().id());
+      Gate gate = gates.get(item.table().id());
+      if (gate != null) {
+        gate.pass();
+      }
+      return done(item);
+    });
+    pool.submit(sized("running", EngineKind.JAVA, 50, 0));
+    gates.get("running").awaitStarted();
+    WorkItem large = sized("large", EngineKind.JAVA, 80, 1_000);
+    WorkItem small = sized("small", EngineKind.JAVA, 30, 10);
+    pool.submit(large);
+    pool.submit(small);
+    // Another change makes the workers look again: the small one would fit beside the running one, but not beside
+    // the large one that waits ahead of it.
+    pool.wake();
+    assertThat(pool.snapshot()).extracting(run -> run.item().table().id(), RunRecord::status).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("running", RunStatus.RUNNING),
+        org.assertj.core.groups.Tuple.tuple("large", RunStatus.QUEUED),
+        org.assertj.core.groups.Tuple.tuple("small", RunStatus.QUEUED));
+
+    gates.get("running").release();
+    gates.get("large").awaitStarted();
+    assertThat(listener.statusOf(small.key())).isEqualTo(RunStatus.QUEUED);
+    gates.get("large").release();
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(order).containsExactly("running", "large", "small");
+  }
+
+  @Test
+  void sparkRunsTakeTheirOwnSlotsAndNoBudget() throws Exception {
+    Map<String, Gate> gates = new ConcurrentHashMap<>(Map.of("java-1", new Gate(), "spark-1", new Gate()));
+    SlotProbe probe = new SlotProbe();
+    WorkerPool pool = budgetPool(1, 1, 100, item -> probe.run(item, () -> {
+      Gate gate = gates.get(item.table().id());
+      if (gate != null) {
+        gate.pass();
+      }
+    }));
+    assertThat(pool.workerCount()).isEqualTo(2);
+    pool.submit(sized("java-1", EngineKind.JAVA, 90, 0));
+    gates.get("java-1").awaitStarted();
+    // Over the budget, but it runs on Spark: it holds none of the daemon's heap, and no in-process slot.
+    pool.submit(sized("spark-1", EngineKind.SPARK, 500, 0));
+    gates.get("spark-1").awaitStarted();
+    assertThat(pool.runningCount()).isEqualTo(2);
+    assertThat(pool.reservedHeapBytes()).isEqualTo(90);
+
+    WorkItem java2 = sized("java-2", EngineKind.JAVA, 10, 0);
+    WorkItem spark2 = sized("spark-2", EngineKind.SPARK, 10, 0);
+    pool.submit(java2);
+    pool.submit(spark2);
+    pool.wake();
+    assertThat(listener.statusOf(java2.key())).isEqualTo(RunStatus.QUEUED);
+    assertThat(listener.statusOf(spark2.key())).isEqualTo(RunStatus.QUEUED);
+
+    gates.get("spark-1").release();
+    await().atMost(WAIT).until(() -> listener.statusOf(spark2.key()) == RunStatus.SUCCEEDED);
+    assertThat(listener.statusOf(java2.key())).as("the in-process slot is still taken").isEqualTo(RunStatus.QUEUED);
+    gates.get("java-1").release();
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(listener.finalStatuses()).containsOnly(RunStatus.SUCCEEDED).hasSize(4);
+    assertThat(probe.maxInProcess()).isEqualTo(1);
+    assertThat(probe.maxOnSpark()).isEqualTo(1);
+  }
+
+  @Test
+  void withoutSparkSlotsASparkItemTakesAWorkerAndTheRunnerDecides() throws Exception {
+    WorkerPool pool = pool(1, 1, Duration.ZERO, item -> {
+      throw new IllegalStateException("no engine spark is configured");
+    });
+    WorkItem item = sized("t1", EngineKind.SPARK, 10, 0);
+    pool.submit(item);
+    assertThat(pool.awaitIdle(WAIT)).isTrue();
+    assertThat(listener.last(listener.runIdOf(item.key())).error()).contains(
+        "IllegalStateException: no engine spark is configured");
+    assertThat(pool.memoryBudgetBytes()).isEqualTo(Long.MAX_VALUE);
+  }
+
   @SuppressWarnings("unchecked")
   private static <E extends Throwable> RuntimeException sneaky(Throwable error) throws E {
     throw (E) error;
@@ -533,6 +714,34 @@ class TestWorkerPool {
 
     List<String> violations() {
       return List.copyOf(violations);
+    }
+  }
+
+  /** The most items that ran at once, in process and on Spark. */
+  private static final class SlotProbe {
+    private final AtomicInteger inProcess = new AtomicInteger();
+    private final AtomicInteger onSpark = new AtomicInteger();
+    private final AtomicInteger maxInProcess = new AtomicInteger();
+    private final AtomicInteger maxOnSpark = new AtomicInteger();
+
+    ActionResult run(WorkItem item, Runnable body) {
+      boolean spark = item.placement().engine() == EngineKind.SPARK;
+      AtomicInteger now = spark ? onSpark : inProcess;
+      (spark ? maxOnSpark : maxInProcess).accumulateAndGet(now.incrementAndGet(), Math::max);
+      try {
+        body.run();
+        return done(item);
+      } finally {
+        now.decrementAndGet();
+      }
+    }
+
+    int maxInProcess() {
+      return maxInProcess.get();
+    }
+
+    int maxOnSpark() {
+      return maxOnSpark.get();
     }
   }
 

@@ -2,11 +2,14 @@ package io.huditsd.api.rest;
 
 import io.huditsd.api.RunHistory;
 import io.huditsd.api.ServiceOutcomes;
+import io.huditsd.config.EngineKind;
 import io.huditsd.config.ServiceType;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.executors.spark.SparkApplications;
 import io.huditsd.ha.TableOwnership;
 import io.huditsd.scheduler.OperationOutcomes.DryRun;
+import io.huditsd.scheduler.OperationOutcomes.EngineRefused;
 import io.huditsd.scheduler.OperationOutcomes.Execution;
 import io.huditsd.scheduler.OperationOutcomes.IndexPreviewed;
 import io.huditsd.scheduler.OperationOutcomes.NothingToPlan;
@@ -56,9 +59,18 @@ public final class TablesResource {
   private final ServiceOutcomes outcomes;
   private final TableOperations operations;
   private final TableOwnership ownership;
+  private final SparkApplications sparkApplications;
 
   public TablesResource(TableRegistry registry, HudiTables tables, WorkerPool pool, RunHistory history,
                         ServiceOutcomes outcomes, TableOperations operations, TableOwnership ownership) {
+    this(registry, tables, pool, history, outcomes, operations, ownership, new SparkApplications());
+  }
+
+  /** @param sparkApplications where a Spark run's application id, state and UI address are looked up */
+  public TablesResource(TableRegistry registry, HudiTables tables, WorkerPool pool, RunHistory history,
+                        ServiceOutcomes outcomes, TableOperations operations, TableOwnership ownership,
+                        SparkApplications sparkApplications) {
+    this.sparkApplications = Objects.requireNonNull(sparkApplications, "sparkApplications is null");
     this.ownership = Objects.requireNonNull(ownership, "ownership is null");
     this.registry = Objects.requireNonNull(registry, "registry is null");
     this.tables = Objects.requireNonNull(tables, "tables is null");
@@ -115,14 +127,34 @@ public final class TablesResource {
         .orElseThrow(() -> ApiException.notFound("Table '" + id + "' has no plan at instant '" + instant + "'"));
   }
 
+  /**
+   * Queues a pending plan; an optional body {@code {"engine": "spark"}} (or {@code "java"}) names the engine, over
+   * the table's engine policy.
+   */
   @POST
   @Path("/{id}/plans/{instant}/execute")
-  public Response execute(@PathParam("id") String id, @PathParam("instant") String instant) {
-    Execution outcome = operations.execute(id, instant);
+  @Consumes(MediaType.WILDCARD)
+  public Response execute(@PathParam("id") String id, @PathParam("instant") String instant, String body) {
+    Optional<EngineKind> engine = engine(ExecuteRequest.parse(body));
+    Execution outcome = operations.execute(id, instant, engine);
     if (outcome instanceof Queued queued) {
-      return Response.accepted(RunView.of(queued.run())).build();
+      return Response.accepted(RunView.of(queued.run(), sparkApplications)).build();
+    }
+    if (outcome instanceof EngineRefused refused) {
+      throw ApiException.badRequest("engine: " + refused.message());
     }
     throw Refusals.toApiException(outcome);
+  }
+
+  private static Optional<EngineKind> engine(ExecuteRequest request) {
+    if (request == null || request.engine() == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(EngineKind.fromConfigName(request.engine()));
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("engine: " + e.getMessage());
+    }
   }
 
   @POST
@@ -206,7 +238,8 @@ public final class TablesResource {
   @Path("/{id}/runs")
   public List<RunView> runs(@PathParam("id") String id) {
     table(id);
-    return Stream.concat(pool.snapshot().stream().map(RunView::of), history.recent().stream())
+    return Stream.concat(pool.snapshot().stream().map(run -> RunView.of(run, sparkApplications)),
+            history.recent().stream())
         .filter(run -> run.table().equals(id))
         .toList();
   }
