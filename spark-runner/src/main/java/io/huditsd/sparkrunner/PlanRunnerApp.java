@@ -61,6 +61,8 @@ public final class PlanRunnerApp {
     long start = System.nanoTime();
     try {
       Properties daemonKeys = PropsFile.load(args.propsFile());
+      // Spark loads this class, like --jars, in the application's class loader (not the bundle's).
+      DriverClassPath.requireLoadableByHudi(daemonKeys, PlanRunnerApp.class.getClassLoader());
       HoodieTableMetaClient metaClient = HoodieTableMetaClient.builder()
           .setConf(new HadoopStorageConfiguration(spark.hadoopConfiguration()))
           .setBasePath(args.basePath())
