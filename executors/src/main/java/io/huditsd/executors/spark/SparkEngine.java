@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -39,6 +40,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 /**
  * Executes compaction and clustering plans as Spark applications (issue 14): the runner of module spark-runner,
@@ -145,6 +147,14 @@ public final class SparkEngine implements PlanEngine, AutoCloseable {
         .redirectOutput(submission.driverLog().toFile());
     settings.jars().forEach(jar -> launcher.addJar(jar.toString()));
     settings.conf().forEach(launcher::setConf);
+    // Hudi loads the lock provider (and the conflict resolution strategy) by name from its own class loader, which
+    // does not see --jars: the jars go on the driver's class path too, after whatever the conf puts there.
+    String driverClassPath = settings.jars().stream().map(Path::toString).collect(Collectors.joining(":"));
+    if (!driverClassPath.isEmpty()) {
+      String configured = settings.conf().get(SparkLauncher.DRIVER_EXTRA_CLASSPATH);
+      launcher.setConf(SparkLauncher.DRIVER_EXTRA_CLASSPATH,
+          configured == null || configured.isBlank() ? driverClassPath : configured + ":" + driverClassPath);
+    }
     SparkApplication initial = new SparkApplication(item.key(), Optional.empty(),
         SparkAppHandle.State.UNKNOWN.name(), Optional.empty(), submittedAt, submission.driverLog());
     Listener listener = new Listener(item, initial, finalState);

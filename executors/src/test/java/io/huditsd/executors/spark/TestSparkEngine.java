@@ -150,6 +150,7 @@ class TestSparkEngine {
     assertThat(log).contains("--master local[1]", "--deploy-mode client",
         "--class " + SparkSettings.MAIN_CLASS, "--jars " + directory.resolve("locks.jar"),
         "--files " + propertiesFile, "--conf spark.test.mode=fail",
+        "--conf spark.driver.extraClassPath=" + directory.resolve("locks.jar"),
         directory.resolve("runner.jar") + " --base-path " + table.basePath() + " --service compaction --instant "
             + plan.instant() + " --props " + propertiesFile);
     Properties properties = new Properties();
