@@ -2,6 +2,7 @@ package io.huditsd.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.lifecycle.Managed;
+import io.huditsd.api.metrics.MemoryBudgetCollector;
 import io.huditsd.api.metrics.PollMetrics;
 import io.huditsd.api.metrics.RunMetrics;
 import io.huditsd.api.metrics.TableMetricsCollector;
@@ -97,6 +98,7 @@ public final class Daemon implements Managed {
     registry.addListener(new OwnershipTracking(ownership));
     ownership.addListener(new OwnershipFollower(registry, polling, pool));
     new TableMetricsCollector(registry, pool, outcomes, ownership).register(metrics);
+    new MemoryBudgetCollector(pool).register(metrics);
   }
 
   private static RunHistory runHistory(TsdConfiguration configuration, ObjectMapper mapper,

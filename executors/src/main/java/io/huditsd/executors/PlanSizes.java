@@ -62,7 +62,8 @@ public record PlanSizes(long fileGroups, long bytesIn) {
     return bytes;
   }
 
-  private static long fileSize(HoodieTableMetaClient metaClient, String partition, String file) {
+  /** The length of a file a plan names, by Hudi's conventions for plan paths; 0 when it is gone. */
+  static long fileSize(HoodieTableMetaClient metaClient, String partition, String file) {
     StoragePath path = file.contains("/")
         ? new StoragePath(file) : new StoragePath(new StoragePath(metaClient.getBasePath(), partition), file);
     if (!path.isAbsolute()) {

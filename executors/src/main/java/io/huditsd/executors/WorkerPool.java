@@ -139,6 +139,10 @@ public final class WorkerPool implements AutoCloseable {
       thread.setDaemon(true);
       threads.add(thread);
     }
+    if (memoryBudgetBytes != Long.MAX_VALUE || sparkSlots > 0) {
+      LOG.info("Worker pool: {} in-process workers, memory budget {} ({} bytes), {} Spark slots", workers,
+          ByteSize.format(memoryBudgetBytes), memoryBudgetBytes, sparkSlots);
+    }
     for (int i = 0; i < sparkSlots; i++) {
       Thread thread = new Thread(this::work, "tsd-spark-" + i);
       thread.setDaemon(true);

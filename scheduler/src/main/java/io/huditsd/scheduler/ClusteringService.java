@@ -26,7 +26,9 @@ import java.util.Optional;
  *   <li>Due: by Hudi's trigger {@code hoodie.clustering.inline.max.commits}, commits counted since the last
  *       clustering.</li>
  *   <li>Scheduled: {@code scheduleClustering} with the table's plan strategy (by default the daemon's
- *       {@code HotAwareClusteringPlanStrategy}, which leaves out file groups writers wrote recently).</li>
+ *       {@code HotAwareClusteringPlanStrategy}, which leaves out file groups writers wrote recently). Where the plan
+ *       would execute in the daemon, its groups are kept small enough that one group's rewrite fits the memory
+ *       budget ({@link GroupCap}).</li>
  *   <li>Run: {@link ClusteringAction}, with the Java execution strategy matching the plan's; Hudi keeps no heartbeat
  *       for clustering, so the action keeps one.</li>
  * </ul>
@@ -35,6 +37,12 @@ public final class ClusteringService implements PlannedService {
   private static final Map<String, String> FORCE_NOW = Map.of("hoodie.clustering.inline.max.commits", "1");
 
   private final ClusteringAction action = new ClusteringAction();
+  private final GroupCap groupCap;
+
+  /** @param memoryBudgetBytes {@code workers.memoryBudget} in bytes; {@link Long#MAX_VALUE} for none */
+  public ClusteringService(long memoryBudgetBytes) {
+    this.groupCap = new GroupCap(memoryBudgetBytes);
+  }
 
   @Override
   public ServiceType type() {
@@ -49,12 +57,12 @@ public final class ClusteringService implements PlannedService {
   @Override
   public Optional<Scheduling> due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
                                   long nowMillis) {
-    return triggerDue(metaClient, config) ? Optional.of(ClusteringService::schedule) : Optional.empty();
+    return triggerDue(metaClient, config) ? Optional.of(client -> schedule(table, client)) : Optional.empty();
   }
 
   @Override
   public Optional<Scheduling> onRequest(ServicedTable table, HoodieTableMetaClient metaClient) {
-    return Optional.of(ClusteringService::schedule);
+    return Optional.of(client -> schedule(table, client));
   }
 
   @Override
@@ -73,8 +81,8 @@ public final class ClusteringService implements PlannedService {
     return " skippedHot=" + skipped;
   }
 
-  private static Option<String> schedule(HoodieJavaWriteClient<HoodieAvroPayload> client) {
-    return client.scheduleClustering(Option.empty());
+  private Option<String> schedule(ServicedTable table, HoodieJavaWriteClient<HoodieAvroPayload> client) {
+    return groupCap.whilePlanning(table, client.getConfig(), () -> client.scheduleClustering(Option.empty()));
   }
 
   /** Hudi's clustering trigger, evaluated on the loaded timeline. */

@@ -69,7 +69,7 @@ public final class DuePlanner {
     this.pool = Objects.requireNonNull(pool, "pool is null");
     this.placement = Objects.requireNonNull(placement, "placement is null");
     this.liveness = new PlanLiveness(tables.heartbeat());
-    this.services = new TableServices(indexTrigger);
+    this.services = new TableServices(indexTrigger, pool.memoryBudgetBytes());
     this.failedWrites = new FailedWritesRollback(tables);
     this.writerFailures = new WriterFailures(tables.heartbeat().expiryMillis());
   }

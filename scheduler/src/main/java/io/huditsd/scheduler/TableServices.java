@@ -21,9 +21,15 @@ public final class TableServices {
   private final List<TableService> all;
 
   public TableServices(IndexTrigger indexTrigger) {
+    this(indexTrigger, Long.MAX_VALUE);
+  }
+
+  /** @param memoryBudgetBytes {@code workers.memoryBudget}, which clustering groups planned in process must fit */
+  public TableServices(IndexTrigger indexTrigger, long memoryBudgetBytes) {
     this.index = new IndexService(Objects.requireNonNull(indexTrigger, "indexTrigger is null"));
     this.archive = new ArchiveService();
-    this.planned = List.of(new CompactionService(), new ClusteringService(), new CleanService(), index);
+    this.planned = List.of(new CompactionService(), new ClusteringService(memoryBudgetBytes), new CleanService(),
+        index);
     for (PlannedService service : planned) {
       byType.put(service.type(), service);
     }

@@ -12,7 +12,8 @@ import java.util.Optional;
  * A run as the REST API shows it.
  *
  * @param engine where the plan runs: {@code java} (in the daemon) or {@code spark}
- * @param heapEstimateBytes the plan's heap estimate (what an in-process run reserves of workers.memoryBudget)
+ * @param heapEstimateBytes the plan's heap estimate (what an in-process run reserves of workers.memoryBudget; null
+ *     in history written before it existed)
  * @param heapEstimateBasis how the estimate was reached
  * @param sparkAppId the Spark application's id, once Spark reported it (Spark runs only)
  * @param sparkState Spark's state of the application (Spark runs only)

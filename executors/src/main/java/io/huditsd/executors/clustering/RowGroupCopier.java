@@ -47,7 +47,8 @@ final class RowGroupCopier {
    * A source file up to this size is read whole with one call into a reused buffer, and its chunks and page
    * indexes are served from memory; a larger one is read a row group at a time (up to this size too) or streamed.
    */
-  private static final int MAX_BUFFERED = 64 * 1024 * 1024;
+  // Package-private: CopyHeap sizes a copy by it.
+  static final int MAX_BUFFERED = 64 * 1024 * 1024;
   private static final ColumnPath FILE_NAME_COLUMN = ColumnPath.get(HoodieRecord.FILENAME_METADATA_FIELD);
 
   private final Configuration conf;
