@@ -1,5 +1,6 @@
 package io.huditsd.api.rest;
 
+import io.huditsd.api.ServiceOutcomes;
 import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
@@ -19,12 +20,13 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What /runs shows of a plan the memory budget refused. */
+/** What /runs and the table's services show of a plan the memory budget refused. */
 class TestRunViewEstimate {
   @Test
   void aRefusedPlanShowsItsEstimateAndWhy() throws Exception {
+    ServiceOutcomes outcomes = new ServiceOutcomes();
     WorkerPool pool = new WorkerPool(1, 0, 1L << 30, 1, Duration.ZERO,
-        item -> new ActionResult(item.service(), item.instant(), 0, 0, 0, Duration.ZERO), run -> { },
+        item -> new ActionResult(item.service(), item.instant(), 0, 0, 0, Duration.ZERO), outcomes,
         tableId -> false);
     try {
       ServicedTable table = new ServicedTable("orders", "file:/data/orders", Set.of(ServiceType.values()),
@@ -43,6 +45,8 @@ class TestRunViewEstimate {
           + " estimate 3.0 GiB (2 groups, largest 236.3 MiB x 13.0 decode factor + 16.0 MiB per run) is more than"
           + " workers.memoryBudget 1.0 GiB; a spark section in tsd.yml would run it on Spark (or raise -Xmx and"
           + " workers.memoryBudget)");
+      // The table's view shows it as the service's last error.
+      assertThat(outcomes.of("orders").get(ServiceType.CLUSTERING).lastError()).contains(view.error());
     } finally {
       pool.shutdown(Duration.ofSeconds(5));
     }
