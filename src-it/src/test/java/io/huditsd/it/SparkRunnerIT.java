@@ -128,7 +128,7 @@ class SparkRunnerIT {
         .mapToObj(number -> TrackedTable.row(number, 2_000, "v2")).toList());
     Map<String, PeerRow> expected = table.expected();
     ServicedTable serviced = serviced("spark_cow", table, NO_HOT_FILE_GROUPS);
-    String instant = schedule(serviced, new ClusteringService());
+    String instant = schedule(serviced, new ClusteringService(Long.MAX_VALUE));
 
     // Killed as soon as the plan is inflight: what SparkAppHandle.kill() does to a client-mode driver (SIGKILL).
     Process killed = start(work.resolve("clustering-killed"), serviced, "clustering", instant);
@@ -171,7 +171,7 @@ class SparkRunnerIT {
     binaryCopy.put("hoodie.clustering.plan.strategy.class",
         "io.huditsd.executors.clustering.JavaBinaryCopyClusteringPlanStrategy");
     ServicedTable serviced = serviced("spark_cow_copy", table, binaryCopy);
-    String instant = schedule(serviced, new ClusteringService());
+    String instant = schedule(serviced, new ClusteringService(Long.MAX_VALUE));
 
     Submission run = submit(work.resolve("clustering"), serviced, "clustering", instant);
 
