@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TestRenderedConfigurationsAreAccepted {
   @ParameterizedTest
   @ValueSource(strings = {"minimal.yaml", "monitoring.yaml", "existing-secret.yaml", "zookeeper-ha.yaml",
-      "cloud-credentials.yaml"})
+      "cloud-credentials.yaml", "spark-submit.yaml", "spark-kubernetes.yaml"})
   void exampleConfigurationsAreAccepted(String example, @TempDir Path work) throws Exception {
     Rendered rendered = HelmChart.render(HelmChart.example(example));
     TsdConfiguration configuration = DaemonConfigurations.parse(rendered.daemonYaml(), work);
