@@ -87,8 +87,8 @@ class TestChartSpark {
   void everyKeyOfTheSparkSectionComesFromItsValue() {
     Rendered rendered = render(List.of(SUBMIT), Map.of("spark.sparkSubmit", "/usr/lib/spark/bin/spark-submit",
         "spark.master", "yarn", "spark.deployMode", "cluster",
-        "spark.applicationJar", "hdfs://namenode:8020/tsd/hudi-tsd-spark-runner.jar",
-        "spark.jars[0]", "hdfs://namenode:8020/tsd/hudi-tsd-lock-providers.jar",
+        "spark.applicationJar", "/opt/tsd/hudi-tsd-spark-runner.jar",
+        "spark.jars[0]", "/opt/tsd/hudi-tsd-lock-providers.jar",
         "spark.maxApplications", "4", "spark.timeout", "90m", "spark.logDir", "/var/log/spark-submissions",
         "spark.conf.spark\\.executor\\.instances", "3"));
     JsonNode spark = rendered.daemonConfig().path("spark");
@@ -96,8 +96,8 @@ class TestChartSpark {
     assertThat(spark.path("sparkSubmit").asText()).isEqualTo("/usr/lib/spark/bin/spark-submit");
     assertThat(spark.path("master").asText()).isEqualTo("yarn");
     assertThat(spark.path("deployMode").asText()).isEqualTo("cluster");
-    assertThat(spark.path("applicationJar").asText()).isEqualTo("hdfs://namenode:8020/tsd/hudi-tsd-spark-runner.jar");
-    assertThat(spark.path("jars").toString()).isEqualTo("[\"hdfs://namenode:8020/tsd/hudi-tsd-lock-providers.jar\"]");
+    assertThat(spark.path("applicationJar").asText()).isEqualTo("/opt/tsd/hudi-tsd-spark-runner.jar");
+    assertThat(spark.path("jars").toString()).isEqualTo("[\"/opt/tsd/hudi-tsd-lock-providers.jar\"]");
     assertThat(spark.path("maxApplications").asInt()).isEqualTo(4);
     assertThat(spark.path("timeout").asText()).isEqualTo("90m");
     assertThat(spark.path("logDir").asText()).isEqualTo("/var/log/spark-submissions");
