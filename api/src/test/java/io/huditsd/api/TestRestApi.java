@@ -106,6 +106,7 @@ class TestRestApi {
             hoodie:
               # The test drives compaction itself.
               hoodie.compact.inline.max.delta.commits: "1000"
+              tsd.engine.compaction: java
         """.formatted(dir.resolve("history.jsonl"), dir.resolve("token"), tablePath, TABLE));
     startDaemon();
   }
@@ -146,6 +147,8 @@ class TestRestApi {
         .isEqualTo("1000");
     assertThat(table.path("effectivePolicy").path("hoodie.write.table.version").asText()).isEqualTo("9");
     assertThat(table.path("effectivePolicy").path("hoodie.write.auto.upgrade").asText()).isEqualTo("false");
+    assertThat(table.path("effectivePolicy").path("tsd.engine.compaction").asText())
+        .as("the daemon's engine policy is shown, though never passed to Hudi").isEqualTo("java");
     assertThat(table.path("pendingPlans").path("compaction").asInt()).isZero();
 
     long unscheduled = table.path("backlog").path("logFileUnscheduledBytes").asLong();

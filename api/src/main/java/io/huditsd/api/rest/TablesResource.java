@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.huditsd.api.RunHistory;
 import io.huditsd.api.ServiceOutcomes;
 import io.huditsd.config.EngineKind;
+import io.huditsd.config.EnginePolicy;
 import io.huditsd.config.ServiceType;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.WorkerPool;
@@ -39,7 +40,9 @@ import jakarta.ws.rs.core.Response;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -94,7 +97,14 @@ public final class TablesResource {
     TableSnapshot snapshot = table(id).snapshot();
     HoodieTableMetaClient metaClient = snapshot.metaClient()
         .orElseGet(() -> tables.metaClient(snapshot.table().basePath()));
-    return TableView.of(snapshot, outcomes.of(id), tables.effectiveKeys(snapshot.table(), metaClient), owner(id));
+    // The keys passed to Hudi, and the daemon's own engine policy keys in force (never passed to Hudi).
+    Map<String, String> policy = new LinkedHashMap<>(tables.effectiveKeys(snapshot.table(), metaClient));
+    snapshot.table().hoodieKeys().forEach((key, value) -> {
+      if (EnginePolicy.isDaemonKey(key)) {
+        policy.put(key, value);
+      }
+    });
+    return TableView.of(snapshot, outcomes.of(id), policy, owner(id));
   }
 
   @GET
