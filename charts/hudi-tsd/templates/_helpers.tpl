@@ -128,6 +128,115 @@ hoodie.cleaner.policy.failed.writes=LAZY
 {{- end }}
 {{- end }}
 
+{{/* Whether the Spark engine runs on Kubernetes: the service accounts, Role and RoleBinding are rendered. */}}
+{{- define "hudi-tsd.sparkKubernetes" -}}
+{{- $spark := .Values.spark | default dict }}
+{{- if and $spark.enabled ($spark.kubernetes | default dict).enabled }}true{{ end }}
+{{- end }}
+
+{{/* The namespace of the Spark driver and executor pods. */}}
+{{- define "hudi-tsd.sparkNamespace" -}}
+{{- ((.Values.spark | default dict).kubernetes | default dict).namespace | default .Release.Namespace }}
+{{- end }}
+
+{{/* The service account of the Spark driver (cluster mode) and executor pods. */}}
+{{- define "hudi-tsd.sparkServiceAccountName" -}}
+{{- $serviceAccount := (((.Values.spark | default dict).kubernetes | default dict).serviceAccount | default dict) }}
+{{- $serviceAccount.name | default (printf "%s-spark" (include "hudi-tsd.fullname" . | trunc 57 | trimSuffix "-")) }}
+{{- end }}
+
+{{/*
+The spark section of tsd.yml (the daemon's SparkConfig) from .Values.spark, as YAML. On Kubernetes it adds the keys
+that tie the applications to what the chart renders (namespace, service accounts, image) and refuses a spark.conf
+that contradicts them; in client mode the driver, a child JVM in the daemon's container, advertises the pod's IP
+(POD_IP from the downward API, which Spark expands in ${env:...}) and, when its executors run in the pod's own
+namespace, owns them through the pod (POD_NAME), so that deleting the pod deletes them.
+*/}}
+{{- define "hudi-tsd.sparkSection" -}}
+{{- $spark := .Values.spark }}
+{{- $kubernetes := $spark.kubernetes | default dict }}
+{{- $section := dict }}
+{{- if and $spark.sparkHome $spark.sparkSubmit }}
+{{- fail "hudi-tsd: spark.sparkHome and spark.sparkSubmit are both set; set one of them" }}
+{{- end }}
+{{- if $spark.sparkSubmit }}
+{{- $_ := set $section "sparkSubmit" $spark.sparkSubmit }}
+{{- else }}
+{{- $_ := set $section "sparkHome" ($spark.sparkHome | default "/opt/spark") }}
+{{- end }}
+{{- $master := $spark.master | default "" }}
+{{- if $kubernetes.enabled }}
+{{- $master = $master | default "k8s://https://kubernetes.default.svc:443" }}
+{{- if not (hasPrefix "k8s://" $master) }}
+{{- fail (printf "hudi-tsd: spark.kubernetes.enabled runs Spark on Kubernetes, and spark.master is %s; leave it empty or give a k8s:// master" $master) }}
+{{- end }}
+{{- else if not $master }}
+{{- fail "hudi-tsd: spark.enabled needs spark.master (spark://host:7077, yarn, local[n]), or spark.kubernetes.enabled for Spark on Kubernetes" }}
+{{- else if hasPrefix "k8s://" $master }}
+{{- fail (printf "hudi-tsd: spark.master is %s; set spark.kubernetes.enabled too, for the service account, the RBAC and the image of the driver and executor pods" $master) }}
+{{- end }}
+{{- $deployMode := $spark.deployMode | default "client" }}
+{{- $_ := set $section "master" $master }}
+{{- $_ := set $section "deployMode" $deployMode }}
+{{- with $spark.applicationJar }}
+{{- $_ := set $section "applicationJar" . }}
+{{- end }}
+{{- with $spark.jars }}
+{{- $_ := set $section "jars" . }}
+{{- end }}
+{{- $conf := dict }}
+{{- range $key, $value := ($spark.conf | default dict) }}
+{{- if and (kindIs "float64" $value) (eq $value (float64 (int64 $value))) }}
+{{- $_ := set $conf $key (int64 $value | toString) }}
+{{- else }}
+{{- $_ := set $conf $key (toString $value) }}
+{{- end }}
+{{- end }}
+{{- if $kubernetes.enabled }}
+{{- $namespace := include "hudi-tsd.sparkNamespace" . }}
+{{- $serviceAccount := include "hudi-tsd.sparkServiceAccountName" . }}
+{{- $owned := dict "spark.kubernetes.namespace" (list $namespace "spark.kubernetes.namespace")
+    "spark.kubernetes.authenticate.driver.serviceAccountName" (list $serviceAccount "spark.kubernetes.serviceAccount.name")
+    "spark.kubernetes.authenticate.executor.serviceAccountName" (list $serviceAccount "spark.kubernetes.serviceAccount.name") }}
+{{- if $kubernetes.image }}
+{{- $_ := set $owned "spark.kubernetes.container.image" (list $kubernetes.image "spark.kubernetes.image") }}
+{{- else if not (hasKey $conf "spark.kubernetes.container.image") }}
+{{- fail "hudi-tsd: spark.kubernetes.image is required: the image of the driver and executor pods (Spark 3.5 for Scala 2.12 with hudi-spark3.5-bundle_2.12-1.2.0.jar)" }}
+{{- end }}
+{{- range $key := keys $owned | sortAlpha }}
+{{- $value := index (get $owned $key) 0 }}
+{{- if and (hasKey $conf $key) (ne (get $conf $key) $value) }}
+{{- fail (printf "hudi-tsd: spark.conf sets %s to %s, and the chart renders %s for %s; set %s instead" $key (get $conf $key) $value $key (index (get $owned $key) 1)) }}
+{{- end }}
+{{- $_ := set $conf $key $value }}
+{{- end }}
+{{- if not (hasKey $conf "spark.kubernetes.container.image.pullPolicy") }}
+{{- $_ := set $conf "spark.kubernetes.container.image.pullPolicy" ($kubernetes.imagePullPolicy | default "IfNotPresent") }}
+{{- end }}
+{{- if and $kubernetes.imagePullSecrets (not (hasKey $conf "spark.kubernetes.container.image.pullSecrets")) }}
+{{- $_ := set $conf "spark.kubernetes.container.image.pullSecrets" (join "," $kubernetes.imagePullSecrets) }}
+{{- end }}
+{{- if eq $deployMode "cluster" }}
+{{- if not (hasKey $conf "spark.kubernetes.file.upload.path") }}
+{{- fail "hudi-tsd: spark.deployMode cluster on Kubernetes needs spark.conf.spark.kubernetes.file.upload.path (a directory on s3a://, hdfs://, ... the driver pod can read): spark-submit uploads the runner jar, the lock-providers jar and each plan's properties file there" }}
+{{- end }}
+{{- else if and (eq $namespace .Release.Namespace) (not (hasKey $conf "spark.kubernetes.driver.pod.name")) }}
+{{- $_ := set $conf "spark.kubernetes.driver.pod.name" "${env:POD_NAME}" }}
+{{- end }}
+{{- end }}
+{{- if and (eq $deployMode "client") (not (hasKey $conf "spark.driver.host")) }}
+{{- $_ := set $conf "spark.driver.host" "${env:POD_IP}" }}
+{{- end }}
+{{- $_ := set $section "conf" $conf }}
+{{- $_ := set $section "maxApplications" (int64 $spark.maxApplications) }}
+{{- $_ := set $section "timeout" $spark.timeout }}
+{{- $_ := set $section "logDir" $spark.logDir }}
+{{- with $spark.uiUrl }}
+{{- $_ := set $section "uiUrl" . }}
+{{- end }}
+{{- toYaml $section }}
+{{- end }}
+
 {{/*
 The daemon's tsd.yml: .Values.config plus what the chart owns (server ports, history file, token file, ZooKeeper lock
 keys). Refuses what the daemon would refuse, or what would be unsafe in a cluster, with a message naming the value.
@@ -143,6 +252,12 @@ keys). Refuses what the daemon would refuse, or what would be unsafe in a cluste
 {{- fail "hudi-tsd: replicaCount > 1 needs a lock shared across processes: set zookeeper.connect (or a lock provider in config.hoodie); every replica services every table until HA lands" }}
 {{- end }}
 {{- $_ := set $config "hoodie" $hoodie }}
+{{- if hasKey $config "spark" }}
+{{- fail "hudi-tsd: config.spark is rendered from the chart's spark values; set spark.enabled and spark.* instead" }}
+{{- end }}
+{{- if (.Values.spark | default dict).enabled }}
+{{- $_ := set $config "spark" (fromYaml (include "hudi-tsd.sparkSection" .)) }}
+{{- end }}
 {{- $history := $config.history | default dict }}
 {{- if not (hasKey $history "file") }}
 {{- $_ := set $history "file" (printf "%s/history.jsonl" (trimSuffix "/" .Values.history.mountPath)) }}
@@ -198,6 +313,13 @@ keys). Refuses what the daemon would refuse, or what would be unsafe in a cluste
   configMap:
     name: {{ . }}
 {{- end }}
+{{- if (.Values.spark | default dict).enabled }}
+- name: hudi-tsd-spark-logs
+  emptyDir:
+    {{- with .Values.spark.logSizeLimit }}
+    sizeLimit: {{ . }}
+    {{- end }}
+{{- end }}
 {{- with .Values.extraVolumes }}
 {{ toYaml . }}
 {{- end }}
@@ -226,6 +348,18 @@ env:
   {{- with .Values.hadoop.userName }}
   - name: HADOOP_USER_NAME
     value: {{ . | quote }}
+  {{- end }}
+  {{- if (.Values.spark | default dict).enabled }}
+  # Spark's properties expand ${env:POD_IP} and ${env:POD_NAME}: a client-mode driver advertises the pod's IP and
+  # owns its executor pods through this pod.
+  - name: POD_IP
+    valueFrom:
+      fieldRef:
+        fieldPath: status.podIP
+  - name: POD_NAME
+    valueFrom:
+      fieldRef:
+        fieldPath: metadata.name
   {{- end }}
   {{- with .Values.env }}
   {{- toYaml . | nindent 2 }}
@@ -275,6 +409,10 @@ volumeMounts:
   - name: hudi-tsd-hadoop-conf
     mountPath: {{ .Values.hadoop.confDir }}
     readOnly: true
+  {{- end }}
+  {{- if (.Values.spark | default dict).enabled }}
+  - name: hudi-tsd-spark-logs
+    mountPath: {{ .Values.spark.logDir }}
   {{- end }}
   {{- with .Values.extraVolumeMounts }}
   {{- toYaml . | nindent 2 }}

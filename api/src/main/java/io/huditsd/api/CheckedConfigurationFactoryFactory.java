@@ -53,6 +53,7 @@ final class CheckedConfigurationFactoryFactory implements ConfigurationFactoryFa
 
   private static TsdConfiguration check(String path, TsdConfiguration configuration) throws ConfigurationException {
     List<String> errors = new ArrayList<>(ConfigurationChecks.check(configuration));
+    errors.addAll(SparkSetup.check(configuration.getSpark()));
     List<String> warnings = new ArrayList<>();
     if (errors.isEmpty()) {
       // Lock settings are only meaningful once the keys themselves are valid.

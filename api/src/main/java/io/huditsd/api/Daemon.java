@@ -6,16 +6,25 @@ import io.huditsd.api.metrics.MemoryBudgetCollector;
 import io.huditsd.api.metrics.PollMetrics;
 import io.huditsd.api.metrics.RunMetrics;
 import io.huditsd.api.metrics.TableMetricsCollector;
+import io.huditsd.config.EngineKind;
 import io.huditsd.config.HaConfig;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServicedTables;
 import io.huditsd.config.TableSpec;
 import io.huditsd.config.TsdConfiguration;
 import io.huditsd.config.WorkerConfig;
+import io.huditsd.executors.ExecutionPlacement;
+import io.huditsd.executors.HeapEstimator;
 import io.huditsd.executors.HudiTables;
+import io.huditsd.executors.JavaEngine;
+import io.huditsd.executors.PlanEngine;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunListener;
+import io.huditsd.executors.ServiceAction;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.executors.spark.SparkApplications;
+import io.huditsd.executors.spark.SparkEngine;
+import io.huditsd.executors.spark.SparkSettings;
 import io.huditsd.ha.TableOwnership;
 import io.huditsd.ha.ZookeeperOwnership;
 import io.huditsd.lock.ZookeeperClients;
@@ -32,8 +41,11 @@ import org.apache.hadoop.conf.Configuration;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -54,19 +66,31 @@ public final class Daemon implements Managed {
   private final DiscoveryService discovery;
   private final ServicedTables servicedTables;
   private final TableOwnership ownership;
+  private final SparkApplications sparkApplications = new SparkApplications();
+  private final Optional<SparkEngine> spark;
   private volatile boolean started;
 
-  public Daemon(TsdConfiguration configuration, CollectorRegistry metrics, ObjectMapper mapper) {
+  /**
+   * @param sparkSettings the {@code spark} section resolved at start ({@link SparkSettings#resolve}); empty without
+   *     one: every plan runs in the daemon
+   */
+  public Daemon(TsdConfiguration configuration, Optional<SparkSettings> sparkSettings, CollectorRegistry metrics,
+                ObjectMapper mapper) {
     this.configuration = Objects.requireNonNull(configuration, "configuration is null");
-    this.history = runHistory(configuration, mapper);
+    this.history = runHistory(configuration, mapper, sparkApplications);
     this.hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
     this.tables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(configuration.getWorkers()));
     // The ownership first, the pool next (it holds back work of tables owned elsewhere); the ownership hears of the
     // pool's running work only in start, once both exist.
     this.ownership = ownership(configuration);
-    this.pool = workerPool(configuration, tables,
+    List<ServiceAction> actions = PlanRunner.defaultActions();
+    this.spark = sparkSettings.map(settings -> new SparkEngine(tables, actions, settings, sparkApplications));
+    long memoryBudget = configuration.getWorkers().memoryBudgetBytes(Runtime.getRuntime().maxMemory());
+    this.pool = workerPool(configuration, new PlanRunner(tables, actions, engines(tables, actions, spark)),
+        spark.map(engine -> engine.settings().maxApplications()).orElse(0), memoryBudget,
         RunListener.all(List.of(history, outcomes, new RunMetrics(metrics))), heldBack(ownership, registry));
-    this.planner = new DuePlanner(tables, pool);
+    this.planner = new DuePlanner(tables, pool,
+        new ExecutionPlacement(new HeapEstimator(), spark.isPresent(), memoryBudget));
     this.polling = pollingService(configuration, tables, hadoopConfiguration, planner, ownership, registry, metrics);
     this.servicedTables = new ServicedTables(configuration);
     this.discovery = discoveryService(configuration, hadoopConfiguration, servicedTables, registry);
@@ -77,9 +101,19 @@ public final class Daemon implements Managed {
     new MemoryBudgetCollector(pool).register(metrics);
   }
 
-  private static RunHistory runHistory(TsdConfiguration configuration, ObjectMapper mapper) {
+  private static RunHistory runHistory(TsdConfiguration configuration, ObjectMapper mapper,
+                                       SparkApplications sparkApplications) {
     return new RunHistory(configuration.getHistory().size(), configuration.getHistory().file().map(Path::of),
-        mapper);
+        mapper, sparkApplications);
+  }
+
+  /** Hudi's Java engine in this JVM, and Spark when the daemon has a {@code spark} section. */
+  private static Map<EngineKind, PlanEngine> engines(HudiTables tables, List<ServiceAction> actions,
+                                                     Optional<SparkEngine> spark) {
+    Map<EngineKind, PlanEngine> engines = new EnumMap<>(EngineKind.class);
+    engines.put(EngineKind.JAVA, new JavaEngine(tables, actions));
+    spark.ifPresent(engine -> engines.put(EngineKind.SPARK, engine));
+    return engines;
   }
 
   /** Shared through ZooKeeper with the other replicas when {@code ha} is configured; otherwise every table is ours. */
@@ -94,13 +128,11 @@ public final class Daemon implements Managed {
     return tableId -> !ownership.owns(tableId) || registry.get(tableId).map(TableState::isPaused).orElse(false);
   }
 
-  private static WorkerPool workerPool(TsdConfiguration configuration, HudiTables tables, RunListener listeners,
-                                       Predicate<String> heldBack) {
+  private static WorkerPool workerPool(TsdConfiguration configuration, PlanRunner runner, int sparkSlots,
+                                       long memoryBudget, RunListener listeners, Predicate<String> heldBack) {
     WorkerConfig workers = configuration.getWorkers();
-    return new WorkerPool(workers.count(), 0, workers.memoryBudgetBytes(Runtime.getRuntime().maxMemory()),
-        workers.maxAttempts(),
-        Duration.ofMillis(workers.retryBackoff().toMilliseconds()), PlanRunner.withDefaultActions(tables), listeners,
-        heldBack);
+    return new WorkerPool(workers.count(), sparkSlots, memoryBudget, workers.maxAttempts(),
+        Duration.ofMillis(workers.retryBackoff().toMilliseconds()), runner, listeners, heldBack);
   }
 
   /** Polls the tables this replica owns. */
@@ -197,6 +229,9 @@ public final class Daemon implements Managed {
   public void stop() throws Exception {
     discovery.close();
     polling.close();
+    // Before the pool: its Spark runs stop waiting for their applications, which are left running (they keep the
+    // plans' heartbeats, so the next daemon leaves those plans alone until they complete).
+    spark.ifPresent(SparkEngine::close);
     pool.shutdown(Duration.ofSeconds(60));
     // After the pool, so that the runs it finished while stopping reach the file.
     history.close();
@@ -235,5 +270,15 @@ public final class Daemon implements Managed {
 
   public HudiTables tables() {
     return tables;
+  }
+
+  /** The Spark engine, when the daemon has a {@code spark} section. */
+  public Optional<SparkEngine> spark() {
+    return spark;
+  }
+
+  /** The Spark applications of this daemon's runs (none without a {@code spark} section). */
+  public SparkApplications sparkApplications() {
+    return sparkApplications;
   }
 }

@@ -2,22 +2,36 @@ package io.huditsd.api;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.Command;
 import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.jackson.Jackson;
+import io.huditsd.config.EngineKind;
+import io.huditsd.config.EnginePolicy;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.HoodieKeyRules;
 import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
+import io.huditsd.config.SparkConfig;
 import io.huditsd.config.TableIds;
 import io.huditsd.config.TablePaths;
 import io.huditsd.config.WorkerConfig;
 import io.huditsd.config.WriterLockDefaults;
+import io.huditsd.executors.ExecutionPlacement;
+import io.huditsd.executors.HeapEstimator;
 import io.huditsd.executors.HudiTables;
+import io.huditsd.executors.JavaEngine;
+import io.huditsd.executors.PlanEngine;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunRecord;
+import io.huditsd.executors.ServiceAction;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.executors.spark.SparkApplications;
+import io.huditsd.executors.spark.SparkEngine;
+import io.huditsd.executors.spark.SparkSettings;
 import io.huditsd.lock.LockProviderCheck;
 import io.huditsd.lock.ZookeeperClients;
 import io.huditsd.scheduler.DuePlanner;
@@ -33,11 +47,14 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -48,7 +65,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code once --table URI [--table URI ...] [--services ...] [--hoodie-conf key=value ...]}: one pass per table
+ * {@code once --table URI [--table URI ...] [--services ...] [--hoodie-conf key=value ...] [--engine java|spark]
+ * [--spark-config FILE]}: one pass per table
  * (schedule what is due, execute every pending plan), then exit: 0 when every table was serviced, non-zero with a
  * message naming the path and the problem otherwise.
  */
@@ -74,6 +92,13 @@ final class OnceCommand extends Command {
         .choices(Arguments.range(1, WorkerConfig.MAX_COUNT)).metavar("N")
         .setDefault(Math.min(Runtime.getRuntime().availableProcessors(), WorkerConfig.MAX_COUNT))
         .help("worker threads, 1 to " + WorkerConfig.MAX_COUNT + " (default: cores)");
+    subparser.addArgument("--engine").dest("engine").choices("java", "spark", "auto").metavar("ENGINE")
+        .help("where compaction and clustering plans run: java (in this process), spark (submitted with the spark "
+            + "section of --spark-config) or auto (Spark from tsd.engine.spark.min.bytes, or over the memory "
+            + "budget, when --spark-config is given); default: the tsd.engine keys of --hoodie-conf, else auto");
+    subparser.addArgument("--spark-config").dest("sparkConfig").metavar("FILE")
+        .help("a YAML file whose spark section (as in tsd.yml; the daemon's own tsd.yml will do) says how to submit "
+            + "plans to Spark");
     subparser.addArgument("--timeout-minutes").dest("timeout").type(Integer.class)
         .choices(Arguments.range(1, Integer.MAX_VALUE)).metavar("MINUTES").setDefault(120)
         .help("give up waiting for plans after this long, for the whole pass (default: 120)");
@@ -83,14 +108,27 @@ final class OnceCommand extends Command {
   public void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
     showProgressLogs();
     Set<ServiceType> services = parseServices(namespace.getString("services"));
-    Map<String, String> hoodie = checkedHoodieKeys(parseHoodie(namespace.getList("hoodie")));
+    Map<String, String> hoodie = parseHoodie(namespace.getList("hoodie"));
+    Optional<SparkSettings> spark = sparkSettings(namespace.getString("sparkConfig"));
+    String engine = namespace.getString("engine");
+    if (engine != null) {
+      // --engine is the engine policy of every table of the pass, over --hoodie-conf's.
+      hoodie.put(EnginePolicy.ENGINE, engine);
+      hoodie.remove(EnginePolicy.ENGINE_COMPACTION);
+      hoodie.remove(EnginePolicy.ENGINE_CLUSTERING);
+    }
+    if (spark.isEmpty() && EnginePolicy.of(hoodie).requiresSpark()) {
+      throw new CommandFailedException("--engine spark: plans can only be submitted to Spark with --spark-config "
+          + "FILE, a YAML file with a spark section (the daemon's tsd.yml will do)");
+    }
+    hoodie = checkedHoodieKeys(hoodie);
     WorkerConfig workerConfig = WorkerConfig.create(namespace.getInt("workers"), 1, null, null, null, null);
     Configuration hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
     HudiTables hudiTables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(workerConfig));
     List<ServicedTable> tables = servicedTables(namespace.getList("tables"), services, hoodie, hudiTables,
         new TableProbe(hadoopConfiguration));
     List<RunRecord> finished = Collections.synchronizedList(new ArrayList<>());
-    List<String> failures = servicePass(tables, workerConfig, hudiTables, hadoopConfiguration,
+    List<String> failures = servicePass(tables, workerConfig, spark, hudiTables, hadoopConfiguration,
         Duration.ofMinutes(namespace.getInt("timeout")), finished);
     PrintStream out = System.out;
     printRuns(finished, out);
@@ -158,23 +196,54 @@ final class OnceCommand extends Command {
 
   /** Runs the pass over {@code tables} on a pool of its own; the runs that finished land in {@code finished}. */
   private static List<String> servicePass(List<ServicedTable> tables, WorkerConfig workerConfig,
-                                          HudiTables hudiTables, Configuration hadoopConfiguration, Duration timeout,
+                                          Optional<SparkSettings> sparkSettings, HudiTables hudiTables,
+                                          Configuration hadoopConfiguration, Duration timeout,
                                           List<RunRecord> finished) throws InterruptedException {
-    WorkerPool pool = new WorkerPool(workerConfig.count(), 0,
-        workerConfig.memoryBudgetBytes(Runtime.getRuntime().maxMemory()), workerConfig.maxAttempts(), Duration.ZERO,
-        PlanRunner.withDefaultActions(hudiTables), run -> {
+    List<ServiceAction> actions = PlanRunner.defaultActions();
+    Optional<SparkEngine> spark = sparkSettings.map(settings -> new SparkEngine(hudiTables, actions, settings,
+        new SparkApplications()));
+    Map<EngineKind, PlanEngine> engines = new EnumMap<>(EngineKind.class);
+    engines.put(EngineKind.JAVA, new JavaEngine(hudiTables, actions));
+    spark.ifPresent(engine -> engines.put(EngineKind.SPARK, engine));
+    long memoryBudget = workerConfig.memoryBudgetBytes(Runtime.getRuntime().maxMemory());
+    WorkerPool pool = new WorkerPool(workerConfig.count(), sparkSettings.map(SparkSettings::maxApplications).orElse(0),
+        memoryBudget, workerConfig.maxAttempts(), Duration.ZERO, new PlanRunner(hudiTables, actions, engines), run -> {
           if (run.status().isFinal()) {
             finished.add(run);
           }
         }, tableId -> false);
+    ExecutionPlacement placement = new ExecutionPlacement(new HeapEstimator(), spark.isPresent(), memoryBudget);
     // A pass owns every table it is given.
-    TablePoller poller = new TablePoller(hudiTables, hadoopConfiguration, new DuePlanner(hudiTables, pool),
+    TablePoller poller = new TablePoller(hudiTables, hadoopConfiguration, new DuePlanner(hudiTables, pool, placement),
         Duration.ofMinutes(10), PollObserver.NONE, tableId -> true, Clock.systemUTC());
     try {
       return new OncePass(poller, pool, Clock.systemUTC()).run(tables, timeout, finished);
     } finally {
       pool.shutdown(Duration.ofSeconds(30));
       ZookeeperClients.closeAll();
+    }
+  }
+
+  /** The spark section of {@code --spark-config}, checked as the daemon checks its own; empty without the flag. */
+  private static Optional<SparkSettings> sparkSettings(String file) {
+    if (file == null) {
+      return Optional.empty();
+    }
+    SparkConfig config;
+    try {
+      JsonNode root = Jackson.newObjectMapper(new YAMLFactory()).readTree(Path.of(file).toFile());
+      JsonNode section = root == null ? null : root.get("spark");
+      if (section == null || section.isNull()) {
+        throw new CommandFailedException("--spark-config " + file + ": has no spark section");
+      }
+      config = Jackson.newObjectMapper().treeToValue(section, SparkConfig.class);
+    } catch (IOException e) {
+      throw new CommandFailedException("--spark-config " + file + ": " + e.getMessage());
+    }
+    try {
+      return SparkSetup.settings(Optional.of(config));
+    } catch (IllegalStateException e) {
+      throw new CommandFailedException("--spark-config " + file + ":\n" + e.getMessage());
     }
   }
 

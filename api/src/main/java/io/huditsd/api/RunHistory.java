@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.huditsd.api.rest.RunView;
 import io.huditsd.executors.RunListener;
 import io.huditsd.executors.RunRecord;
+import io.huditsd.executors.spark.SparkApplications;
 
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -25,11 +26,18 @@ import java.util.Optional;
 public final class RunHistory implements RunListener, AutoCloseable {
   private final int capacity;
   private final Optional<RunHistoryFile> file;
+  private final SparkApplications sparkApplications;
   // Guarded by this; only in-memory work happens under it.
   private final Deque<RunView> finished = new ArrayDeque<>();
 
   public RunHistory(int capacity, Optional<Path> file, ObjectMapper mapper) {
+    this(capacity, file, mapper, new SparkApplications());
+  }
+
+  /** @param sparkApplications where a finished Spark run's application id and state are looked up */
+  public RunHistory(int capacity, Optional<Path> file, ObjectMapper mapper, SparkApplications sparkApplications) {
     Objects.requireNonNull(file, "file is null");
+    this.sparkApplications = Objects.requireNonNull(sparkApplications, "sparkApplications is null");
     Objects.requireNonNull(mapper, "mapper is null");
     this.capacity = capacity;
     // The history file outlives the daemon's version: a field a later version dropped must not lose the runs.
@@ -43,7 +51,7 @@ public final class RunHistory implements RunListener, AutoCloseable {
     if (!record.status().isFinal()) {
       return;
     }
-    RunView view = RunView.of(record);
+    RunView view = RunView.of(record, sparkApplications);
     synchronized (this) {
       remember(view);
     }

@@ -95,13 +95,15 @@ public class TsdApplication extends Application<TsdConfiguration> {
     BinaryCopyMetrics.register(metrics);
     IngestionMetrics.register(metrics);
     environment.admin().addServlet("prometheus", new PrometheusServlet(metrics)).addMapping("/prometheus");
-    Daemon daemon = new Daemon(configuration, metrics, environment.getObjectMapper());
+    Daemon daemon = new Daemon(configuration, SparkSetup.settings(configuration.getSpark()), metrics,
+        environment.getObjectMapper());
     environment.lifecycle().manage(daemon);
     TableOperations operations = new TableOperations(daemon.registry(), daemon.tables(), daemon.pool(),
-        daemon.planner(), daemon.ownership());
+        daemon.planner(), daemon.ownership(), daemon.spark());
     environment.jersey().register(new TablesResource(daemon.registry(), daemon.tables(), daemon.pool(),
-        daemon.history(), daemon.outcomes(), operations, daemon.ownership()));
-    environment.jersey().register(new RunsResource(daemon.pool(), daemon.history(), operations));
+        daemon.history(), daemon.outcomes(), operations, daemon.ownership(), daemon.sparkApplications()));
+    environment.jersey().register(new RunsResource(daemon.pool(), daemon.history(), operations,
+        daemon.sparkApplications()));
     environment.jersey().register(new IndexesResource(daemon.registry(), daemon.tables()));
     environment.jersey().register(new OpenApiResource());
     environment.jersey().register(new TableServiceManagerResource(daemon.registry(), operations,

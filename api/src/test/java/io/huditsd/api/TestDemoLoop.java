@@ -70,6 +70,7 @@ class TestDemoLoop {
   }
 
   private static String runs(String service, String result) {
-    return "tsd_runs_total{table=\"" + TABLE + "\",service=\"" + service + "\",result=\"" + result + "\"}";
+    return "tsd_runs_total{table=\"" + TABLE + "\",service=\"" + service + "\",result=\"" + result
+        + "\",engine=\"java\"}";
   }
 }

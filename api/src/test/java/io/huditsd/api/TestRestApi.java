@@ -106,6 +106,7 @@ class TestRestApi {
             hoodie:
               # The test drives compaction itself.
               hoodie.compact.inline.max.delta.commits: "1000"
+              tsd.engine.compaction: java
         """.formatted(dir.resolve("history.jsonl"), dir.resolve("token"), tablePath, TABLE));
     startDaemon();
   }
@@ -146,6 +147,8 @@ class TestRestApi {
         .isEqualTo("1000");
     assertThat(table.path("effectivePolicy").path("hoodie.write.table.version").asText()).isEqualTo("9");
     assertThat(table.path("effectivePolicy").path("hoodie.write.auto.upgrade").asText()).isEqualTo("false");
+    assertThat(table.path("effectivePolicy").path("tsd.engine.compaction").asText())
+        .as("the daemon's engine policy is shown, though never passed to Hudi").isEqualTo("java");
     assertThat(table.path("pendingPlans").path("compaction").asInt()).isZero();
 
     long unscheduled = table.path("backlog").path("logFileUnscheduledBytes").asLong();
@@ -192,6 +195,10 @@ class TestRestApi {
         + "a".repeat(5000) + "\"}"), 413, "Request body is larger than 4096 bytes");
     assertError(api.post("/api/v1/tables/" + TABLE + "/plans/20990101000000000/execute", null), 404,
         "Table 'orders' has no pending plan at instant '20990101000000000'");
+    assertError(api.post("/api/v1/tables/" + TABLE + "/plans/20990101000000000/execute", "{\"engine\":\"flink\"}"),
+        400, "engine: unknown engine 'flink'; expected one of java, spark");
+    assertError(api.post("/api/v1/tables/" + TABLE + "/plans/20990101000000000/execute", "{\"engin\":\"spark\"}"),
+        400, "unknown field 'engin'; expected engine");
     assertError(api.delete("/api/v1/runs/abc"), 400, "runId: 'abc' is not a number");
     assertError(api.delete("/api/v1/tables/nope/indexes/record_index"), 404, "No table with id 'nope'");
     Reply drop = api.delete("/api/v1/tables/" + TABLE + "/indexes/record_index");
@@ -280,13 +287,18 @@ class TestRestApi {
         .containsEntry("tsd_log_file_scheduled_bytes{table=\"orders\"}", 0.0)
         .containsEntry("tsd_log_file_unscheduled_bytes{table=\"orders\"}", 0.0)
         .containsEntry("tsd_pending_plans{table=\"orders\",service=\"compaction\"}", 0.0)
-        .containsEntry("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\"}", 1.0)
-        .containsEntry("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"failed\"}", 0.0));
+        .containsEntry("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\","
+            + "engine=\"java\"}", 1.0)
+        .containsEntry("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"failed\","
+            + "engine=\"java\"}", 0.0));
     JsonNode runs = api.get("/api/v1/tables/" + TABLE + "/runs").json();
     assertThat(runs).anySatisfy(run -> {
       assertThat(run.path("instant").asText()).isEqualTo(instant);
       assertThat(run.path("status").asText()).isEqualTo("succeeded");
       assertThat(run.path("bytesIn").asLong()).isEqualTo(backlog);
+      assertThat(run.path("engine").asText()).isEqualTo("java");
+      assertThat(run.path("heapEstimateBasis").isTextual()).isTrue();
+      assertThat(run.path("sparkAppId").isNull()).as("no Spark application for a run in the daemon").isTrue();
     });
     assertThat(api.get("/api/v1/tables/" + TABLE).json().path("services").path("compaction").path("lastSuccess")
         .isTextual()).isTrue();

@@ -146,7 +146,8 @@ class TestChartAgainstDaemon {
   @Test
   void everyMetricAndLabelInAlertsAndDashboardIsExportedByTheDaemon() throws Exception {
     await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(PrometheusText.parse(scrape()))
-        .hasEntrySatisfying("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\"}",
+        .hasEntrySatisfying("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\","
+            + "engine=\"java\"}",
             runs -> assertThat(runs).isGreaterThanOrEqualTo(1.0)));
     String exposition = scrape();
     Map<String, List<Map<String, String>>> series = series(PrometheusText.parse(exposition));

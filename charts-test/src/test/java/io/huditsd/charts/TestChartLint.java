@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TestChartLint {
   @ParameterizedTest
   @ValueSource(strings = {"minimal.yaml", "monitoring.yaml", "existing-secret.yaml", "zookeeper-ha.yaml",
-      "cloud-credentials.yaml", "sidecar/values.yaml"})
+      "cloud-credentials.yaml", "spark-submit.yaml", "spark-kubernetes.yaml", "sidecar/values.yaml"})
   void exampleValuesLintClean(String example, @TempDir Path work) throws Exception {
     Path values = HelmChart.example(example);
     if (example.startsWith("sidecar/")) {

@@ -1,12 +1,15 @@
 package io.huditsd.charts;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.huditsd.config.TsdConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 
@@ -27,6 +30,35 @@ class TestRenderedConfigurationsAreAccepted {
     TsdConfiguration configuration = DaemonConfigurations.parse(rendered.daemonYaml(), work);
     assertThat(configuration.getHistory().file()).contains("/var/lib/tsd/history.jsonl");
     assertThat(configuration.getTables().size() + configuration.getDiscovery().roots().size()).isPositive();
+  }
+
+  /**
+   * The daemon checks at start that the spark section's files exist: the image's SPARK_HOME and the jars beside
+   * hudi-tsd.jar (which the daemon finds only when it runs from that jar). Those paths are moved to a directory of
+   * the test machine laid out the same way; every other key is read as rendered.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"spark-submit.yaml", "spark-kubernetes.yaml"})
+  void sparkExampleConfigurationsAreAccepted(String example, @TempDir Path work) throws Exception {
+    Rendered rendered = HelmChart.render(HelmChart.example(example));
+    ObjectNode config = (ObjectNode) rendered.daemonConfig();
+    ObjectNode spark = (ObjectNode) config.path("spark");
+    assertThat(spark.path("sparkHome").asText()).isEqualTo("/opt/spark");
+    assertThat(spark.has("applicationJar")).isFalse();
+    assertThat(spark.has("jars")).isFalse();
+    Path sparkHome = Files.createDirectories(work.resolve("opt/spark/bin"));
+    Path submit = Files.writeString(sparkHome.resolve("spark-submit"), "#!/bin/sh\n");
+    Files.setPosixFilePermissions(submit, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path besideDaemonJar = Files.createDirectories(work.resolve("opt/hudi-tsd/api/target"));
+    spark.put("sparkHome", work.resolve("opt/spark").toString());
+    spark.put("applicationJar",
+        Files.writeString(besideDaemonJar.resolve("hudi-tsd-spark-runner.jar"), "a jar").toString());
+    spark.putArray("jars")
+        .add(Files.writeString(besideDaemonJar.resolve("hudi-tsd-lock-providers.jar"), "a jar").toString());
+    spark.put("logDir", Files.createDirectories(work.resolve("var/log/tsd/spark")).toString());
+
+    TsdConfiguration configuration = DaemonConfigurations.parse(HelmChart.YAML.writeValueAsString(config), work);
+    assertThat(configuration.getTables()).hasSize(1);
   }
 
   @Test

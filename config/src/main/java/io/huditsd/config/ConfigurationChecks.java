@@ -38,11 +38,30 @@ public final class ConfigurationChecks {
         }
       }
     }
+    if (configuration.getSpark().isEmpty()) {
+      errors.addAll(sparkRequiredWithoutSection("hoodie", configuration.getHoodie()));
+      errors.addAll(sparkRequiredWithoutSection("discovery.hoodie", configuration.getDiscovery().hoodie()));
+      for (int i = 0; i < tables.size(); i++) {
+        errors.addAll(sparkRequiredWithoutSection("tables[" + i + "].hoodie", tables.get(i).hoodie()));
+      }
+    }
     // A daemon that writers register their tables with (table service manager endpoints) may start with none.
     if (tables.isEmpty() && configuration.getDiscovery().roots().isEmpty()
         && !configuration.getTableServiceManager().registerUnknownTables()) {
       errors.add("tables: no tables listed, no discovery.roots given and tableServiceManager.registerUnknownTables "
           + "is off, so there is nothing to service");
+    }
+    return errors;
+  }
+
+  /** An engine policy of {@code spark} in a daemon without a {@code spark} section could never run its plans. */
+  private static List<String> sparkRequiredWithoutSection(String where, Map<String, String> hoodie) {
+    List<String> errors = new ArrayList<>();
+    for (String key : List.of(EnginePolicy.ENGINE, EnginePolicy.ENGINE_COMPACTION, EnginePolicy.ENGINE_CLUSTERING)) {
+      String value = hoodie.get(key);
+      if (value != null && value.trim().equalsIgnoreCase(EnginePolicy.Mode.SPARK.configName())) {
+        errors.add(where + ": key '" + key + "' is spark, but tsd.yml has no spark section to submit with");
+      }
     }
     return errors;
   }

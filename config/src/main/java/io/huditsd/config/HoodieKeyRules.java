@@ -6,7 +6,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What a user may put into a {@code hoodie} map. Keys must be Hudi's own, and the keys the daemon derives from the
+ * What a user may put into a {@code hoodie} map. Keys must be Hudi's own or the daemon's engine policy
+ * ({@link EnginePolicy}, never passed to Hudi), and the keys the daemon derives from the
  * table itself (its type, version, name, path) or needs fixed for the Java engine may not be overridden: setting
  * them would upgrade a table its writers own, or kill the client at start.
  */
@@ -74,8 +75,12 @@ public final class HoodieKeyRules {
     HoodieKeyCatalog catalog = HoodieKeyCatalog.instance();
     for (Map.Entry<String, String> entry : hoodie.entrySet()) {
       String key = entry.getKey();
-      if (!key.startsWith("hoodie.")) {
-        errors.add(where + ": key '" + key + "' is not a hoodie.* key; only hoodie.* keys may be set here");
+      if (EnginePolicy.isDaemonKey(key)) {
+        // The daemon's own policy keys (tsd.engine...) sit beside Hudi's and are layered the same way.
+        EnginePolicy.problem(key, entry.getValue()).ifPresent(problem -> errors.add(where + ": " + problem));
+      } else if (!key.startsWith("hoodie.")) {
+        errors.add(where + ": key '" + key + "' is not a hoodie.* key; only hoodie.* keys and the daemon's "
+            + "tsd.engine keys may be set here");
       } else if (DAEMON_OWNED_KEYS.contains(key)) {
         errors.add(where + ": key '" + key + "' may not be set: " + DAEMON_OWNED.get(key));
       } else if (!catalog.isKnown(key)) {

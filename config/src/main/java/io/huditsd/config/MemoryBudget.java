@@ -1,5 +1,7 @@
 package io.huditsd.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -15,7 +17,9 @@ import java.util.regex.Pattern;
  * @param bytes a fixed size, or 0 when {@code percent} applies
  * @param percent a share of the maximum heap (1-100), or 0 when {@code bytes} applies
  */
-public record MemoryBudget(String text, long bytes, int percent) {
+// Written as configured ("60%"): Dropwizard's default configuration is serialized and read back through
+// WorkerConfig.create, which takes the text.
+public record MemoryBudget(@JsonValue String text, long bytes, int percent) {
   public static final int DEFAULT_PERCENT = 60;
   private static final Pattern PERCENT = Pattern.compile("(\\d{1,3})\\s*%");
   private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGT]i?B|B)?", Pattern.CASE_INSENSITIVE);

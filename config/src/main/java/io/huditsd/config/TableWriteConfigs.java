@@ -40,7 +40,8 @@ public final class TableWriteConfigs {
 
   /**
    * @param metaClient a meta client of the table, freshly loaded
-   * @param userKeys the effective {@code hoodie.*} keys for this table, already checked by {@link HoodieKeyRules}
+   * @param userKeys the effective {@code hoodie.*} keys for this table, already checked by {@link HoodieKeyRules};
+   *     the daemon's own keys among them ({@link EnginePolicy}) are left out
    * @param heartbeat how often running plans renew their heartbeat
    * @param wanted the metadata indexes the table should have (see
    *     {@link #metadataMatchingTable(HoodieTableMetaClient, MetadataIndexes)}); {@link MetadataIndexes#none()} when
@@ -51,7 +52,7 @@ public final class TableWriteConfigs {
                                         HeartbeatSettings heartbeat, MetadataIndexes wanted) {
     Properties properties = new Properties();
     properties.putAll(daemonDefaults(heartbeat));
-    properties.putAll(userKeys);
+    properties.putAll(EnginePolicy.withoutDaemonKeys(userKeys));
     properties.putAll(tableDerived(metaClient, wanted));
     return HoodieWriteConfig.newBuilder()
         .withEngineType(EngineType.JAVA)
@@ -64,7 +65,7 @@ public final class TableWriteConfigs {
   public static Map<String, String> effectiveKeys(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                                   HeartbeatSettings heartbeat, MetadataIndexes wanted) {
     Map<String, String> keys = new LinkedHashMap<>(daemonDefaults(heartbeat));
-    keys.putAll(userKeys);
+    keys.putAll(EnginePolicy.withoutDaemonKeys(userKeys));
     Map<String, String> derived = tableDerived(metaClient, wanted);
     derived.remove(HoodieWriteConfig.AVRO_SCHEMA_STRING.key());
     keys.putAll(derived);

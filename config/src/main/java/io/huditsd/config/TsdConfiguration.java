@@ -27,6 +27,7 @@ public class TsdConfiguration extends Configuration {
   private HistoryConfig history = HistoryConfig.defaults();
   private HealthThresholds tableHealth = HealthThresholds.defaults();
   private HaConfig ha;
+  private SparkConfig spark;
 
   /** Explicitly listed tables with their overrides. */
   @JsonProperty
@@ -137,6 +138,20 @@ public class TsdConfiguration extends Configuration {
   @JsonProperty
   public void setHa(HaConfig ha) {
     this.ha = ha;
+  }
+
+  /**
+   * How compaction and clustering plans are submitted to Spark (issue 14); absent: every plan runs in the daemon.
+   * Which plans go there is the tables' engine policy ({@link EnginePolicy}) or a request.
+   */
+  @JsonProperty
+  public Optional<SparkConfig> getSpark() {
+    return Optional.ofNullable(spark);
+  }
+
+  @JsonProperty
+  public void setSpark(SparkConfig spark) {
+    this.spark = spark;
   }
 
   /**

@@ -71,7 +71,8 @@ class TestConfigurationChecks {
             hoodie:
               spark.executor.memory: 4g
         """)).containsExactly(
-        "tables[0].hoodie: key 'spark.executor.memory' is not a hoodie.* key; only hoodie.* keys may be set here");
+        "tables[0].hoodie: key 'spark.executor.memory' is not a hoodie.* key; only hoodie.* keys and the daemon's "
+            + "tsd.engine keys may be set here");
   }
 
   @Test

@@ -233,4 +233,18 @@ class TestTableWriteConfigs {
         .containsEntry("hoodie.table.name", "orders")
         .doesNotContainKey(HoodieWriteConfig.AVRO_SCHEMA_STRING.key());
   }
+
+  @Test
+  void theDaemonsEngineKeysNeverReachHudi() throws IOException {
+    HoodieTableMetaClient metaClient = createTable(9, "files");
+    Map<String, String> userKeys = Map.of("hoodie.clean.commits.retained", "4", EnginePolicy.ENGINE, "spark",
+        EnginePolicy.SPARK_MIN_BYTES, "1024");
+
+    assertThat(TableWriteConfigs.effectiveKeys(metaClient, userKeys, HEARTBEAT, NO_INDEXES))
+        .containsEntry("hoodie.clean.commits.retained", "4")
+        .doesNotContainKeys(EnginePolicy.ENGINE, EnginePolicy.SPARK_MIN_BYTES);
+    HoodieWriteConfig config = TableWriteConfigs.build(metaClient, userKeys, HEARTBEAT, NO_INDEXES);
+    assertThat(config.getProps().stringPropertyNames()).filteredOn(key -> key.startsWith("tsd.")).isEmpty();
+    assertThat(config.getProps().getString("hoodie.clean.commits.retained")).isEqualTo("4");
+  }
 }

@@ -11,7 +11,7 @@ public enum RunStatus {
   FAILED,
   /** Not executed: the plan completed elsewhere, or another live process is executing it. */
   SKIPPED,
-  /** Removed from the queue before it ran. */
+  /** Removed from the queue before it ran, or stopped on request while it ran (a Spark run, its application killed). */
   CANCELLED;
 
   public boolean isFinal() {

@@ -501,6 +501,9 @@ public final class WorkerPool implements AutoCloseable {
       LOG.info("Finished {} result=succeeded fileGroups={} bytesIn={} bytesOut={} durationMs={}",
           entry.item.describe(), result.fileGroups(), result.bytesIn(), result.bytesOut(),
           result.duration().toMillis());
+    } catch (RunCancelledException e) {
+      outcome = entry.record.finished(RunStatus.CANCELLED, Optional.empty(), Optional.of(e.getMessage()));
+      LOG.info("Finished {} result=cancelled reason={}", entry.item.describe(), e.getMessage());
     } catch (PlanSkippedException e) {
       outcome = entry.record.finished(RunStatus.SKIPPED, Optional.empty(), Optional.of(e.getMessage()));
       LOG.info("Finished {} result=skipped reason={}", entry.item.describe(), e.getMessage());

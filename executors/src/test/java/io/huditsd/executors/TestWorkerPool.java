@@ -309,6 +309,24 @@ class TestWorkerPool {
   }
 
   @Test
+  void aRunStoppedOnRequestEndsCancelledAndIsNotRetried() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    WorkerPool pool = pool(1, 3, Duration.ZERO, item -> {
+      calls.incrementAndGet();
+      throw new RunCancelledException("cancelled: Spark application app-1 was killed");
+    });
+
+    long runId = pool.submit(compaction("t1", "001")).orElseThrow().runId();
+    await().atMost(WAIT).until(() -> listener.last(runId).status().isFinal());
+
+    RunRecord last = listener.last(runId);
+    assertThat(last.status()).isEqualTo(RunStatus.CANCELLED);
+    assertThat(last.error()).contains("cancelled: Spark application app-1 was killed");
+    assertThat(calls).hasValue(1);
+    assertThat(pool.isQueuedOrRunning(compaction("t1", "001").key())).isFalse();
+  }
+
+  @Test
   void aThrowingRunnerDoesNotKillItsWorker() throws Exception {
     // One worker: if a failure killed it, nothing after the failures would run.
     WorkerPool pool = pool(1, 1, Duration.ZERO, item -> switch (item.table().id()) {

@@ -46,6 +46,52 @@ public final class OperationOutcomes {
   public sealed interface Handover {
   }
 
+  /** What {@link TableOperations#cancel} did, decided under the pool's lock for the queued case. */
+  public sealed interface Cancel {
+  }
+
+  /** The run was queued (or waiting to retry) and is removed; {@code run} is its final record. */
+  public record Cancelled(RunRecord run) implements Cancel {
+    public Cancelled {
+      Objects.requireNonNull(run, "run is null");
+    }
+  }
+
+  /** The run executes on Spark: its application is being killed, and the run ends cancelled. */
+  public record Killing(RunRecord run) implements Cancel {
+    public Killing {
+      Objects.requireNonNull(run, "run is null");
+    }
+  }
+
+  /** The run executes in the daemon and stays so: a running in-process plan is never interrupted. */
+  public record StillRunning(RunRecord run) implements Refusal, Cancel {
+    public StillRunning {
+      Objects.requireNonNull(run, "run is null");
+    }
+
+    public String message() {
+      return "Run " + run.runId() + " is running in the daemon and cannot be removed";
+    }
+  }
+
+  /** No queued or running run has this id: never queued, or finished or cancelled already. */
+  public record NoQueuedRun(long runId) implements Refusal, Cancel {
+    public String message() {
+      return "No queued run with id " + runId;
+    }
+  }
+
+  /**
+   * The engine asked for cannot run the plan: Spark for a service that always runs in the daemon, or Spark without a
+   * {@code spark} section. The request can never be done as it is.
+   */
+  public record EngineRefused(String tableId, String instant, String reason) implements Refusal, Execution {
+    public String message() {
+      return reason;
+    }
+  }
+
   /** The plan was queued as run {@code run}. */
   public record Queued(RunRecord run) implements Execution {
     public Queued {

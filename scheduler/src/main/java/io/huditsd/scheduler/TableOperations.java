@@ -1,22 +1,30 @@
 package io.huditsd.scheduler;
 
+import io.huditsd.config.EngineKind;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
+import io.huditsd.executors.ExecutionPlacement;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.executors.spark.SparkEngine;
 import io.huditsd.ha.TableOwnership;
 import io.huditsd.scheduler.OperationOutcomes.AlreadyQueued;
+import io.huditsd.scheduler.OperationOutcomes.Cancel;
+import io.huditsd.scheduler.OperationOutcomes.Cancelled;
 import io.huditsd.scheduler.OperationOutcomes.DryRun;
+import io.huditsd.scheduler.OperationOutcomes.EngineRefused;
 import io.huditsd.scheduler.OperationOutcomes.Execution;
 import io.huditsd.scheduler.OperationOutcomes.HandedOver;
 import io.huditsd.scheduler.OperationOutcomes.Handover;
 import io.huditsd.scheduler.OperationOutcomes.IndexPreviewed;
+import io.huditsd.scheduler.OperationOutcomes.Killing;
 import io.huditsd.scheduler.OperationOutcomes.NoPendingPlan;
 import io.huditsd.scheduler.OperationOutcomes.NoPlanForService;
+import io.huditsd.scheduler.OperationOutcomes.NoQueuedRun;
 import io.huditsd.scheduler.OperationOutcomes.NotOwned;
 import io.huditsd.scheduler.OperationOutcomes.NothingToPlan;
 import io.huditsd.scheduler.OperationOutcomes.PauseChange;
@@ -26,6 +34,7 @@ import io.huditsd.scheduler.OperationOutcomes.Scheduled;
 import io.huditsd.scheduler.OperationOutcomes.Scheduling;
 import io.huditsd.scheduler.OperationOutcomes.SchedulingRefused;
 import io.huditsd.scheduler.OperationOutcomes.ServiceDisabled;
+import io.huditsd.scheduler.OperationOutcomes.StillRunning;
 import io.huditsd.scheduler.OperationOutcomes.TablePaused;
 import io.huditsd.scheduler.OperationOutcomes.UnknownTable;
 import io.huditsd.scheduler.OperationOutcomes.Updated;
@@ -55,9 +64,18 @@ public final class TableOperations {
   private final DuePlanner planner;
   private final PlanPreview preview;
   private final TableOwnership ownership;
+  private final Optional<SparkEngine> spark;
 
+  /** Operations of a daemon without Spark. */
   public TableOperations(TableRegistry registry, HudiTables tables, WorkerPool pool, DuePlanner planner,
                          TableOwnership ownership) {
+    this(registry, tables, pool, planner, ownership, Optional.empty());
+  }
+
+  /** @param spark the Spark engine, whose running applications {@link #cancel} kills */
+  public TableOperations(TableRegistry registry, HudiTables tables, WorkerPool pool, DuePlanner planner,
+                         TableOwnership ownership, Optional<SparkEngine> spark) {
+    this.spark = requireNonNull(spark, "spark is null");
     this.registry = requireNonNull(registry, "registry is null");
     this.tables = requireNonNull(tables, "tables is null");
     this.pool = requireNonNull(pool, "pool is null");
@@ -66,8 +84,17 @@ public final class TableOperations {
     this.preview = new PlanPreview(tables);
   }
 
-  /** Queues the pending plan at {@code instant} of table {@code tableId}, whichever service it belongs to. */
+  /** Queues the pending plan at {@code instant} of table {@code tableId}, placed by the table's engine policy. */
   public Execution execute(String tableId, String instant) {
+    return execute(tableId, instant, Optional.empty());
+  }
+
+  /**
+   * Queues the pending plan at {@code instant} of table {@code tableId}, whichever service it belongs to.
+   *
+   * @param engine the engine the request names; it wins over the table's engine policy ({@link ExecutionPlacement})
+   */
+  public Execution execute(String tableId, String instant, Optional<EngineKind> engine) {
     Optional<TableState> found = registry.get(tableId);
     if (found.isEmpty()) {
       return new UnknownTable(tableId);
@@ -87,8 +114,16 @@ public final class TableOperations {
     if (!table.runs(plan.get().service())) {
       return new ServiceDisabled(tableId, plan.get().service());
     }
-    WorkItem item = WorkItem.forPlan(table, plan.get(),
-        planner.placement().place(metaClient, table, plan.get(), Optional.empty()));
+    if (pool.isQueuedOrRunning(WorkItem.keyOf(table, plan.get()))) {
+      // Before placing it: the queued run keeps the engine it was placed on.
+      return new AlreadyQueued(tableId, instant, pool.find(WorkItem.keyOf(table, plan.get())));
+    }
+    WorkItem item;
+    try {
+      item = WorkItem.forPlan(table, plan.get(), planner.placement().place(metaClient, table, plan.get(), engine));
+    } catch (ExecutionPlacement.EngineRefusedException e) {
+      return new EngineRefused(tableId, instant, e.getMessage());
+    }
     Optional<RunRecord> run = pool.submit(item);
     if (run.isPresent()) {
       return new Queued(run.get());
@@ -172,9 +207,25 @@ public final class TableOperations {
     return new Updated(found.get());
   }
 
-  /** Removes queued run {@code runId}; a running one is never interrupted. One step on the pool's lock. */
-  public WorkerPool.Cancellation cancel(long runId) {
-    return pool.cancel(runId);
+  /**
+   * Removes queued run {@code runId} (one step on the pool's lock), or kills the application of a run executing on
+   * Spark: that run ends cancelled, and its plan stays pending, to be rolled back and executed at its next attempt.
+   * A run executing in the daemon is never interrupted.
+   */
+  public Cancel cancel(long runId) {
+    WorkerPool.Cancellation outcome = pool.cancel(runId);
+    if (outcome instanceof WorkerPool.Cancellation.Cancelled cancelled) {
+      return new Cancelled(cancelled.run());
+    }
+    if (outcome instanceof WorkerPool.Cancellation.Running running) {
+      RunRecord run = running.run();
+      if (run.item().placement().engine() == EngineKind.SPARK && spark.isPresent()
+          && spark.get().cancel(run.item().key())) {
+        return new Killing(run);
+      }
+      return new StillRunning(run);
+    }
+    return new NoQueuedRun(runId);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.huditsd.scheduler;
 
+import io.huditsd.config.EngineKind;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
@@ -10,12 +11,14 @@ import io.huditsd.executors.PendingPlans;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.RunStatus;
 import io.huditsd.executors.WorkerPool;
-import io.huditsd.executors.WorkerPool.Cancellation;
 import io.huditsd.ha.TableOwnership;
 import io.huditsd.scheduler.OperationOutcomes.AlreadyQueued;
+import io.huditsd.scheduler.OperationOutcomes.Cancelled;
+import io.huditsd.scheduler.OperationOutcomes.EngineRefused;
 import io.huditsd.scheduler.OperationOutcomes.HandedOver;
 import io.huditsd.scheduler.OperationOutcomes.NoPendingPlan;
 import io.huditsd.scheduler.OperationOutcomes.NoPlanForService;
+import io.huditsd.scheduler.OperationOutcomes.NoQueuedRun;
 import io.huditsd.scheduler.OperationOutcomes.NotOwned;
 import io.huditsd.scheduler.OperationOutcomes.NothingToPlan;
 import io.huditsd.scheduler.OperationOutcomes.Previewed;
@@ -23,6 +26,7 @@ import io.huditsd.scheduler.OperationOutcomes.Queued;
 import io.huditsd.scheduler.OperationOutcomes.Scheduled;
 import io.huditsd.scheduler.OperationOutcomes.SchedulingRefused;
 import io.huditsd.scheduler.OperationOutcomes.ServiceDisabled;
+import io.huditsd.scheduler.OperationOutcomes.StillRunning;
 import io.huditsd.scheduler.OperationOutcomes.TablePaused;
 import io.huditsd.scheduler.OperationOutcomes.UnknownTable;
 import io.huditsd.scheduler.OperationOutcomes.Updated;
@@ -223,6 +227,21 @@ class TestTableOperations {
   }
 
   @Test
+  void executeOnAnEngineTheDaemonCannotUseIsRefusedNamingWhy() throws IOException {
+    ServicedTable table = tableWithLogs("orders", Set.of(ServiceType.values()));
+    String instant = scheduleCompactionAsAWriter(table);
+    TableOperations operations = operations();
+
+    assertThat(operations.execute(table.id(), instant, Optional.of(EngineKind.SPARK))).isEqualTo(
+        new EngineRefused(table.id(), instant, "table " + table.id() + ": plan " + instant + " cannot run on "
+            + "engine spark: tsd.yml has no spark section to submit with"));
+    assertThat(queuedInstants()).isEmpty();
+    assertThat(operations.execute(table.id(), instant, Optional.of(EngineKind.JAVA)))
+        .isInstanceOfSatisfying(Queued.class, queued ->
+            assertThat(queued.run().item().placement().engine()).isEqualTo(EngineKind.JAVA));
+  }
+
+  @Test
   void cancelRemovesAQueuedRunAndAnswersRunningForOneThatStarted() throws IOException {
     ServicedTable orders = tableWithLogs("orders", Set.of(ServiceType.values()));
     ServicedTable events = tableWithLogs("events", Set.of(ServiceType.values()));
@@ -232,10 +251,12 @@ class TestTableOperations {
     await().atMost(Duration.ofSeconds(30)).until(() -> pool.runningCount() == 1);
     RunRecord second = ((Queued) operations.execute(events.id(), scheduleCompactionAsAWriter(events))).run();
 
-    assertThat(operations.cancel(second.runId())).isInstanceOfSatisfying(Cancellation.Cancelled.class,
+    assertThat(operations.cancel(second.runId())).isInstanceOfSatisfying(Cancelled.class,
         cancelled -> assertThat(cancelled.run().status()).isEqualTo(RunStatus.CANCELLED));
-    assertThat(operations.cancel(first.runId())).isInstanceOf(Cancellation.Running.class);
-    assertThat(operations.cancel(second.runId())).isEqualTo(new Cancellation.NotQueued(second.runId()));
+    assertThat(operations.cancel(first.runId())).isInstanceOfSatisfying(StillRunning.class,
+        running -> assertThat(running.message()).isEqualTo("Run " + first.runId() + " is running in the daemon "
+            + "and cannot be removed"));
+    assertThat(operations.cancel(second.runId())).isEqualTo(new NoQueuedRun(second.runId()));
     assertThat(pool.snapshot()).extracting(RunRecord::runId).containsExactly(first.runId());
   }
 

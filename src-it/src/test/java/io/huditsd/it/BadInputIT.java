@@ -157,6 +157,38 @@ class BadInputIT {
   }
 
   @Test
+  void serverRejectsASparkSectionWhoseFilesAreMissingNamingEachKey() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/server-spark");
+    Path config = writeConfig(work, """
+        spark:
+          sparkHome: %s
+          master: local[1]
+          applicationJar: %s
+          jars: []
+        """.formatted(work.resolve("no-spark"), work.resolve("no-runner.jar")), Map.of("tsd.engine", "spark"));
+
+    Tsd.Finished server = Tsd.run(work.resolve("server"), TIMEOUT, "server", config.toString());
+
+    assertFailedPromptly(server);
+    assertThat(server.stderr()).as("stderr\n%s", server.output())
+        .contains(config + " has the following errors")
+        .contains("spark.sparkHome: " + work.resolve("no-spark/bin/spark-submit") + " does not exist")
+        .contains("spark.applicationJar: " + work.resolve("no-runner.jar") + " not found");
+  }
+
+  @Test
+  void onceOnSparkWithoutASparkSectionSaysWhatIsMissing() throws Exception {
+    Path work = Tsd.workDirectory("BadInputIT/once-spark");
+
+    Tsd.Finished once = Tsd.run(work.resolve("once"), TIMEOUT, "once", "--table", work.toString(),
+        "--engine", "spark");
+
+    assertFailedPromptly(once);
+    assertThat(once.stderr()).as("stderr\n%s", once.output())
+        .contains("hudi-tsd once: --engine spark: plans can only be submitted to Spark with --spark-config FILE");
+  }
+
+  @Test
   void serverRejectsAMisspeltHoodieKeyAndSuggestsTheRightOne() throws Exception {
     Path work = Tsd.workDirectory("BadInputIT/server-hoodie-typo");
     Path config = writeConfig(work, "", Map.of("hoodie.compact.inline.max.delta.comits", "3"));

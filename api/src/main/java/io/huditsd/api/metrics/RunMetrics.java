@@ -10,7 +10,11 @@ import io.prometheus.client.Histogram;
 
 import java.util.Locale;
 
-/** Per-service run counters, durations and bytes, in Prometheus conventions. */
+/**
+ * Per-service run counters, durations and bytes, in Prometheus conventions. Runs and durations carry the engine the
+ * plan ran on ({@code java} in the daemon, {@code spark}), so that Spark's submission cost and the daemon's own load
+ * can be told apart.
+ */
 public final class RunMetrics implements RunListener {
   private final Counter runs;
   private final Histogram duration;
@@ -21,9 +25,10 @@ public final class RunMetrics implements RunListener {
     // The table label lets an alert on failed runs say which table to look at; its cardinality is bounded by the
     // number of tables, like the per-table gauges.
     runs = Counter.build("tsd_runs_total", "Finished runs of a table service by table and result "
-        + "(succeeded, failed, skipped, cancelled)").labelNames("table", "service", "result").register(registry);
-    duration = Histogram.build("tsd_run_duration_seconds", "Wall time of successful runs of a table service")
-        .labelNames("service").buckets(0.5, 1, 5, 15, 30, 60, 180, 600, 1800, 3600).register(registry);
+        + "(succeeded, failed, skipped, cancelled) and engine (java, spark)")
+        .labelNames("table", "service", "result", "engine").register(registry);
+    duration = Histogram.build("tsd_run_duration_seconds", "Wall time of successful runs of a table service by "
+        + "engine").labelNames("service", "engine").buckets(0.5, 1, 5, 15, 30, 60, 180, 600, 1800, 3600).register(registry);
     bytesRead = Counter.build("tsd_run_read_bytes_total", "Bytes read by successful runs (log bytes for compaction, "
         + "input file bytes for clustering)").labelNames("service").register(registry);
     bytesWritten = Counter.build("tsd_run_written_bytes_total", "Bytes written by successful runs")
@@ -34,16 +39,17 @@ public final class RunMetrics implements RunListener {
   public void onChange(RunRecord record) {
     String table = record.item().table().id();
     String service = record.item().service().configName();
+    String engine = record.item().placement().engine().configName();
     if (!record.status().isFinal()) {
       // A counter's series appears at its first increment, which Prometheus' increase() cannot see: the failed
       // series exists at 0 from a table's first run of a service, so an alert on failures sees the first one.
-      runs.labels(table, service, RunStatus.FAILED.name().toLowerCase(Locale.ROOT));
+      runs.labels(table, service, RunStatus.FAILED.name().toLowerCase(Locale.ROOT), engine);
       return;
     }
-    runs.labels(table, service, record.status().name().toLowerCase(Locale.ROOT)).inc();
+    runs.labels(table, service, record.status().name().toLowerCase(Locale.ROOT), engine).inc();
     if (record.result().isPresent()) {
       ActionResult result = record.result().get();
-      duration.labels(service).observe(result.duration().toNanos() / 1e9);
+      duration.labels(service, engine).observe(result.duration().toNanos() / 1e9);
       bytesRead.labels(service).inc(result.bytesIn());
       bytesWritten.labels(service).inc(result.bytesOut());
     }

@@ -1,12 +1,17 @@
 package io.huditsd.api.rest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.huditsd.api.RunHistory;
 import io.huditsd.api.ServiceOutcomes;
+import io.huditsd.config.EngineKind;
+import io.huditsd.config.EnginePolicy;
 import io.huditsd.config.ServiceType;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.WorkerPool;
+import io.huditsd.executors.spark.SparkApplications;
 import io.huditsd.ha.TableOwnership;
 import io.huditsd.scheduler.OperationOutcomes.DryRun;
+import io.huditsd.scheduler.OperationOutcomes.EngineRefused;
 import io.huditsd.scheduler.OperationOutcomes.Execution;
 import io.huditsd.scheduler.OperationOutcomes.IndexPreviewed;
 import io.huditsd.scheduler.OperationOutcomes.NothingToPlan;
@@ -35,7 +40,9 @@ import jakarta.ws.rs.core.Response;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -56,9 +63,18 @@ public final class TablesResource {
   private final ServiceOutcomes outcomes;
   private final TableOperations operations;
   private final TableOwnership ownership;
+  private final SparkApplications sparkApplications;
 
   public TablesResource(TableRegistry registry, HudiTables tables, WorkerPool pool, RunHistory history,
                         ServiceOutcomes outcomes, TableOperations operations, TableOwnership ownership) {
+    this(registry, tables, pool, history, outcomes, operations, ownership, new SparkApplications());
+  }
+
+  /** @param sparkApplications where a Spark run's application id, state and UI address are looked up */
+  public TablesResource(TableRegistry registry, HudiTables tables, WorkerPool pool, RunHistory history,
+                        ServiceOutcomes outcomes, TableOperations operations, TableOwnership ownership,
+                        SparkApplications sparkApplications) {
+    this.sparkApplications = Objects.requireNonNull(sparkApplications, "sparkApplications is null");
     this.ownership = Objects.requireNonNull(ownership, "ownership is null");
     this.registry = Objects.requireNonNull(registry, "registry is null");
     this.tables = Objects.requireNonNull(tables, "tables is null");
@@ -81,7 +97,14 @@ public final class TablesResource {
     TableSnapshot snapshot = table(id).snapshot();
     HoodieTableMetaClient metaClient = snapshot.metaClient()
         .orElseGet(() -> tables.metaClient(snapshot.table().basePath()));
-    return TableView.of(snapshot, outcomes.of(id), tables.effectiveKeys(snapshot.table(), metaClient), owner(id));
+    // The keys passed to Hudi, and the daemon's own engine policy keys in force (never passed to Hudi).
+    Map<String, String> policy = new LinkedHashMap<>(tables.effectiveKeys(snapshot.table(), metaClient));
+    snapshot.table().hoodieKeys().forEach((key, value) -> {
+      if (EnginePolicy.isDaemonKey(key)) {
+        policy.put(key, value);
+      }
+    });
+    return TableView.of(snapshot, outcomes.of(id), policy, owner(id));
   }
 
   @GET
@@ -115,14 +138,35 @@ public final class TablesResource {
         .orElseThrow(() -> ApiException.notFound("Table '" + id + "' has no plan at instant '" + instant + "'"));
   }
 
+  /**
+   * Queues a pending plan; an optional body {@code {"engine": "spark"}} (or {@code "java"}) names the engine, over
+   * the table's engine policy.
+   */
   @POST
   @Path("/{id}/plans/{instant}/execute")
-  public Response execute(@PathParam("id") String id, @PathParam("instant") String instant) {
-    Execution outcome = operations.execute(id, instant);
+  @Consumes(MediaType.WILDCARD)
+  public Response execute(@PathParam("id") String id, @PathParam("instant") String instant, String body)
+      throws JsonProcessingException {
+    Optional<EngineKind> engine = engine(ExecuteRequest.parse(body));
+    Execution outcome = operations.execute(id, instant, engine);
     if (outcome instanceof Queued queued) {
-      return Response.accepted(RunView.of(queued.run())).build();
+      return Response.accepted(RunView.of(queued.run(), sparkApplications)).build();
+    }
+    if (outcome instanceof EngineRefused refused) {
+      throw ApiException.badRequest("engine: " + refused.message());
     }
     throw Refusals.toApiException(outcome);
+  }
+
+  private static Optional<EngineKind> engine(ExecuteRequest request) {
+    if (request == null || request.engine() == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(EngineKind.fromConfigName(request.engine()));
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("engine: " + e.getMessage());
+    }
   }
 
   @POST
@@ -206,7 +250,8 @@ public final class TablesResource {
   @Path("/{id}/runs")
   public List<RunView> runs(@PathParam("id") String id) {
     table(id);
-    return Stream.concat(pool.snapshot().stream().map(RunView::of), history.recent().stream())
+    return Stream.concat(pool.snapshot().stream().map(run -> RunView.of(run, sparkApplications)),
+            history.recent().stream())
         .filter(run -> run.table().equals(id))
         .toList();
   }

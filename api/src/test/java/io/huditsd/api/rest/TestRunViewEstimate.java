@@ -40,7 +40,7 @@ class TestRunViewEstimate {
       assertThat(view.status()).isEqualTo("failed");
       assertThat(view.startedAt()).isNull();
       assertThat(view.heapEstimateBytes()).isEqualTo(3L << 30);
-      assertThat(view.heapEstimate()).isEqualTo("2 groups, largest 236.3 MiB x 13.0 decode factor + 16.0 MiB per run");
+      assertThat(view.heapEstimateBasis()).isEqualTo("2 groups, largest 236.3 MiB x 13.0 decode factor + 16.0 MiB per run");
       assertThat(view.error()).isEqualTo("Not starting clustering plan 002 of table orders in the daemon: its heap"
           + " estimate 3.0 GiB (2 groups, largest 236.3 MiB x 13.0 decode factor + 16.0 MiB per run) is more than"
           + " workers.memoryBudget 1.0 GiB; a spark section in tsd.yml would run it on Spark (or raise -Xmx and"

@@ -69,6 +69,37 @@ public final class DaemonApi {
     return get(path.toString(), OBJECT);
   }
 
+  /** An answer whose status a test checks: the code and the JSON body. */
+  public record Reply(int status, Map<String, Object> body) {
+  }
+
+  /** {@code DELETE path}, whatever the status. */
+  public Reply delete(String path) {
+    return send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).timeout(Duration.ofSeconds(5))
+        .DELETE().build());
+  }
+
+  /** {@code POST path} with a JSON body (none when null), whatever the status. */
+  public Reply post(String path, String json) {
+    return send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).timeout(Duration.ofSeconds(5))
+        .header("Content-Type", "application/json")
+        .POST(json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json))
+        .build());
+  }
+
+  private Reply send(HttpRequest request) {
+    try {
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      return new Reply(response.statusCode(), response.body().isBlank() ? Map.of()
+          : JSON.readValue(response.body(), OBJECT));
+    } catch (IOException e) {
+      throw new UncheckedIOException(request.method() + " " + request.uri(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** The Prometheus text of a daemon's admin port. */
   public static String metrics(int adminPort) {
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + adminPort + "/prometheus"))

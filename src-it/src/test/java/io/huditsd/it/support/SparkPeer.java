@@ -43,8 +43,8 @@ public final class SparkPeer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
   private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(5);
-  /** What Spark 3.5 needs opened on Java 17, as spark-submit's launcher passes it. */
-  private static final List<String> JAVA_17_FLAGS = List.of(
+  /** What Spark 3.5 needs opened on Java 17, as spark-submit's launcher passes it (also for SparkStandalone). */
+  static final List<String> JAVA_17_FLAGS = List.of(
       "--add-opens=java.base/java.lang=ALL-UNNAMED",
       "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
       "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
@@ -300,7 +300,7 @@ public final class SparkPeer implements AutoCloseable {
     }
   }
 
-  private static String javaExecutable() {
+  static String javaExecutable() {
     return ProcessHandle.current().info().command()
         .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
   }
