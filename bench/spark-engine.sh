@@ -150,11 +150,10 @@ run_once() {
   local code=0; wait "$pid" || code=$?
   local wall=$(( $(now_ms) - start ))
   # once's summary line: table=... service=clustering instant=... engine=... status=... durationMs=... [error=...]
-  local summary; summary=$(grep -h "^table=.* service=clustering" "$out.out" | tail -1 || true)
+  local summary; summary=$(grep -h "^table=.* service=clustering.* status=" "$out.out" | tail -1 || true)
   local result; result=$(sed -n 's/.* status=\([a-z]*\).*/\1/p' <<<"$summary")
   local duration; duration=$(sed -n 's/.* durationMs=\([0-9]*\).*/\1/p' <<<"$summary")
-  local why=""; [ "$result" != succeeded ] && why=$(grep -h "over the memory budget\|budget\|Exception" "$out.out" \
-    | head -1 | cut -c1-160 | tr "|" "/" || true)
+  local why=""; [ "$result" != succeeded ] && why=$(sed -n 's/.* error=\(.\{0,200\}\).*/\1/p' <<<"$summary" | tr "|" "/" || true)
   results+=("| $name | $engine | $(mb "$bytes") | $heap | ${result:-none} (exit $code) | $(seconds "${duration:-NA}") | $(seconds "$wall") | $((hwm / 1024)) | $(heap_after_gc "$out.gc") | $before_load | ${why} |")
   log "$name: result=${result:-none} exit=$code run=$(seconds "${duration:-NA}")s once=$(seconds "$wall")s rss=$((hwm / 1024))MiB"
 }
