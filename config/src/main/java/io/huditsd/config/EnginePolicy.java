@@ -17,7 +17,7 @@ import java.util.Set;
  *   <li>{@value #ENGINE} = {@code auto} (default) | {@code java} | {@code spark}, for compaction and clustering;</li>
  *   <li>{@value #ENGINE_COMPACTION}, {@value #ENGINE_CLUSTERING}: the same for one service, over {@value #ENGINE};</li>
  *   <li>{@value #SPARK_MIN_BYTES}: under {@code auto}, a plan whose input reaches this many bytes goes to Spark (a
- *       number of bytes or a size such as {@code 512MiB}; default 1 GiB).</li>
+ *       number of bytes or a size such as {@code 512MiB}; default 64 MiB).</li>
  * </ul>
  * Under {@code auto} with a {@code spark} section, a plan also goes to Spark when its heap estimate exceeds the
  * daemon's memory budget; without one, every plan runs in the daemon.
@@ -34,11 +34,12 @@ public record EnginePolicy(Mode compaction, Mode clustering, long sparkMinBytes)
   public static final String ENGINE_CLUSTERING = "tsd.engine.clustering";
   public static final String SPARK_MIN_BYTES = "tsd.engine.spark.min.bytes";
   /**
-   * Until the benchmark measures where Spark's fixed submission cost pays off on this kind of machine (issue 14,
-   * "Benchmark"): the Java engine's rewrite clustering took 206 s for 248 MB where Spark took 38 s, so a plan of a
-   * GiB is well past the point where a submission's fixed cost matters.
+   * From bench/spark-engine.sh (docs/benchmarks.md, "Spark engine"): a submission costs about 25-30 s before any
+   * work, after which Spark rewrites about 6x faster than the Java engine; on a 2-core machine with a one-core worker
+   * the two meet at about 45 MB of input. 64 MiB sits above that crossover (the fixed cost varies by 20-30% on a
+   * shared machine); a real cluster's executors only move the crossover down.
    */
-  public static final long SPARK_MIN_BYTES_DEFAULT = 1L << 30;
+  public static final long SPARK_MIN_BYTES_DEFAULT = 64L << 20;
 
   public static final Set<String> KEYS = Set.of(ENGINE, ENGINE_COMPACTION, ENGINE_CLUSTERING, SPARK_MIN_BYTES);
 

@@ -16,7 +16,7 @@ class TestEnginePolicy {
 
     assertThat(policy.mode(ServiceType.COMPACTION)).isEqualTo(EnginePolicy.Mode.AUTO);
     assertThat(policy.mode(ServiceType.CLUSTERING)).isEqualTo(EnginePolicy.Mode.AUTO);
-    assertThat(policy.sparkMinBytes()).isEqualTo(1L << 30);
+    assertThat(policy.sparkMinBytes()).isEqualTo(64L << 20);
     assertThat(policy.requiresSpark()).isFalse();
   }
 
