@@ -15,10 +15,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -87,7 +91,7 @@ class TestExecutionPlacement {
         .isEqualTo(EngineKind.SPARK);
     assertThat(engine(placement, withPolicy(EnginePolicy.SPARK_MIN_BYTES, aboveInput), Optional.empty()))
         .isEqualTo(EngineKind.JAVA);
-    assertThat(engine(placement, table, Optional.empty())).as("default threshold 1 GiB").isEqualTo(EngineKind.JAVA);
+    assertThat(engine(placement, table, Optional.empty())).as("default threshold 64 MiB").isEqualTo(EngineKind.JAVA);
   }
 
   @Test
@@ -105,6 +109,49 @@ class TestExecutionPlacement {
     assertThat(withoutSpark.engine()).as("over the budget without Spark: the pool refuses it")
         .isEqualTo(EngineKind.JAVA);
     assertThat(withoutSpark.reservedHeapBytes()).isEqualTo(estimate);
+  }
+
+  /**
+   * The budget end to end: a plan placed over the budget with Spark configured is run by the pool on the Spark
+   * engine (a stand-in that records what it got; the real submission is SparkEngineIT's), never on the Java one, and
+   * holds none of the budget while it runs.
+   */
+  @Test
+  void aPlanOverTheBudgetWithSparkRunsOnSparkThroughThePool() throws InterruptedException {
+    long estimate = ESTIMATOR.estimate(metaClient, table, plan).bytes();
+    ServicedTable smallPlansInProcess = withPolicy(EnginePolicy.SPARK_MIN_BYTES, "1TiB");
+    Placement placement = new ExecutionPlacement(ESTIMATOR, true, estimate - 1)
+        .place(metaClient, smallPlansInProcess, plan, Optional.empty());
+    List<WorkItem> onSpark = new CopyOnWriteArrayList<>();
+    List<Long> reservedWhileRunning = new CopyOnWriteArrayList<>();
+    AtomicReference<WorkerPool> poolRef = new AtomicReference<>();
+    PlanEngine java = item -> {
+      throw new AssertionError("a plan over the budget must not run in the daemon");
+    };
+    PlanEngine spark = item -> {
+      onSpark.add(item);
+      reservedWhileRunning.add(poolRef.get().reservedHeapBytes());
+      return new ActionResult(item.service(), item.instant(), 1, 0, 0, Duration.ZERO);
+    };
+    PlanRunner runner = new PlanRunner(LOCAL_TABLES.hudiTables(), PlanRunner.defaultActions(),
+        Map.of(EngineKind.JAVA, java, EngineKind.SPARK, spark));
+    List<RunRecord> finished = new CopyOnWriteArrayList<>();
+    try (WorkerPool pool = new WorkerPool(1, 1, estimate - 1, 1, Duration.ZERO, runner,
+        record -> {
+          if (record.status().isFinal()) {
+            finished.add(record);
+          }
+        }, tableId -> false)) {
+      poolRef.set(pool);
+      assertThat(pool.submit(WorkItem.forPlan(smallPlansInProcess, plan, placement))).isPresent();
+      assertThat(pool.awaitIdle(Duration.ofMinutes(1))).isTrue();
+    }
+
+    assertThat(placement.engine()).isEqualTo(EngineKind.SPARK);
+    assertThat(onSpark).hasSize(1);
+    assertThat(onSpark.get(0).instant()).contains(plan.instant());
+    assertThat(reservedWhileRunning).containsExactly(0L);
+    assertThat(finished).singleElement().satisfies(run -> assertThat(run.status()).isEqualTo(RunStatus.SUCCEEDED));
   }
 
   @Test
