@@ -11,6 +11,7 @@ import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
 import io.huditsd.executors.PlanLiveness;
 import io.huditsd.executors.PlanSizes;
+import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
 import org.apache.hudi.client.HoodieJavaWriteClient;
@@ -322,8 +323,10 @@ public final class DuePlanner {
       if (!table.runs(plan.service()) || pool.isQueuedOrRunning(WorkItem.keyOf(table, plan))) {
         continue;
       }
-      if (pool.submit(WorkItem.forPlan(table, plan, placement.place(metaClient, table, plan, Optional.empty())))
-          .isPresent()) {
+      Optional<RunRecord> run = pool.submit(
+          WorkItem.forPlan(table, plan, placement.place(metaClient, table, plan, Optional.empty())));
+      // A final record is a plan the pool refused at once (over the memory budget); it logged why.
+      if (run.isPresent() && !run.get().status().isFinal()) {
         enqueued++;
         if (!scheduled.contains(plan.instant())) {
           LOG.info("Enqueued pending plan table={} service={} instant={} inflight={} fileGroups={}", table.id(),
