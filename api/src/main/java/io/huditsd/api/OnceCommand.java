@@ -251,7 +251,9 @@ final class OnceCommand extends Command {
   private static void printRuns(List<RunRecord> finished, PrintStream out) {
     synchronized (finished) {
       for (RunRecord run : finished) {
-        out.println(run.item().describe() + " status=" + run.status().name().toLowerCase(Locale.ROOT)
+        // The engine goes after the status: scripts that read "instant=... status=..." keep working.
+        out.println(run.item().describePlan() + " status=" + run.status().name().toLowerCase(Locale.ROOT)
+            + " engine=" + run.item().placement().engine().configName()
             + run.result().map(result -> " fileGroups=" + result.fileGroups() + " bytesIn=" + result.bytesIn()
                 + " bytesOut=" + result.bytesOut() + " durationMs=" + result.duration().toMillis()).orElse("")
             + run.error().map(error -> " error=" + error).orElse(""));

@@ -64,8 +64,13 @@ public record WorkItem(ServicedTable table, ServiceType service, Optional<String
     return table.id() + "/" + service.configName();
   }
 
+  /** The plan, as log lines and {@code once}'s output name it: table, service and instant. */
+  public String describePlan() {
+    return "table=" + table.id() + " service=" + service.configName() + " instant=" + instant.orElse("-");
+  }
+
+  /** The plan and where it runs, for the pool's and the engines' log lines. */
   public String describe() {
-    return "table=" + table.id() + " service=" + service.configName() + " instant=" + instant.orElse("-")
-        + " engine=" + placement.engine().configName();
+    return describePlan() + " engine=" + placement.engine().configName();
   }
 }
