@@ -293,6 +293,12 @@ EOF
   local finished; finished=$(grep -ho "Finished table=large service=clustering.*" "$out.out" | tail -1 | cut -c1-240 | tr '|' '/' || true)
   log "beside: ${finished:-no Finished line}"
   kill "$writer" 2>/dev/null || true; wait "$writer" 2>/dev/null || true
+  # Stopped while idle: a compaction cut by the shutdown retries its commit's lock for a minute.
+  curl -sf -XPOST "http://127.0.0.1:$port/api/v1/tables/small/pause" >/dev/null || true
+  for _ in $(seq 60); do
+    curl -sf "http://127.0.0.1:$port/api/v1/runs" | grep -q '"status":"running"' || break
+    sleep 1
+  done
   kill "$daemon" 2>/dev/null || true; wait "$daemon" 2>/dev/null || true
 
   # Per phase: the figures of one column.
@@ -316,8 +322,11 @@ EOF
          return u == "G" ? n * 1024 : u == "K" ? n / 1024 : n }
        match($0, /[0-9]+[KMG]->[0-9]+[KMG]\(/) { s = substr($0, RSTART, RLENGTH - 1); split(s, p, "->")
          b = mib(p[1]); if (b > m) m = b } END { printf "%d", m }' "$out.gc-$1")"
-    echo "heap_after_gc_mib $(heap_after_gc "$out.gc-$1")"
-    echo "heap_after_gc_p50_mib $(grep -o '[0-9]*[KMG]->[0-9]*M(' "$out.gc-$1" | sed 's/.*->\([0-9]*\)M(/\1/' | p50_max | cut -d' ' -f1)"
+    # After evacuating pauses only: G1's Remark and Cleanup pauses report the heap as it is mid-cycle, young
+    # objects included.
+    grep -E 'Pause (Young|Full)' "$out.gc-$1" >"$out.gc-$1-pauses" || true
+    echo "heap_after_gc_mib $(heap_after_gc "$out.gc-$1-pauses")"
+    echo "heap_after_gc_p50_mib $(grep -o '[0-9]*[KMG]->[0-9]*M(' "$out.gc-$1-pauses" | sed 's/.*->\([0-9]*\)M(/\1/' | p50_max | cut -d' ' -f1)"
     echo "gcs $(grep -c -- '->' "$out.gc-$1" || true)"
     awk -v t0="$t0" -v t1="$t1" '$1 >= t0 && $1 <= t1 { if ($3 > m) m = $3; s += $4; n++ }
       END { printf "rss_peak_mib %d\nload_mean %.1f\n", m / 1024, n ? s / n : 0 }' "$out.samples"
@@ -341,9 +350,9 @@ poll_mean_ms both tables: poll mean, ms
 poll_p50_le_s both tables: poll p50 bucket, <= s
 poll_max_le_s both tables: slowest poll bucket, <= s
 gcs daemon: collections
-heap_before_gc_mib daemon: heap before GC, max MiB
-heap_after_gc_p50_mib daemon: heap after GC, p50 MiB
-heap_after_gc_mib daemon: heap after GC, max MiB
+heap_before_gc_mib daemon: heap before a collection, max MiB
+heap_after_gc_p50_mib daemon: heap after a young/mixed/full pause, p50 MiB
+heap_after_gc_mib daemon: heap after a young/mixed/full pause, max MiB
 rss_peak_mib daemon: RSS peak, MiB
 load_mean 1-minute load, mean
 KEYS
