@@ -106,10 +106,16 @@ public final class S3StorageLockClient implements StorageLockClient {
     }
   }
 
+  /**
+   * The lease: a string as writers' options set it, or a number (Hudi's client casts the value to Number, which fails
+   * on a string).
+   */
   private static long validitySeconds(Properties properties) {
-    String value = properties.getProperty(StorageBasedLockConfig.VALIDITY_TIMEOUT_SECONDS.key());
-    return value == null ? StorageBasedLockConfig.VALIDITY_TIMEOUT_SECONDS.defaultValue()
-        : Long.parseLong(value.trim());
+    Object value = properties.get(StorageBasedLockConfig.VALIDITY_TIMEOUT_SECONDS.key());
+    if (value == null) {
+      return StorageBasedLockConfig.VALIDITY_TIMEOUT_SECONDS.defaultValue();
+    }
+    return value instanceof Number number ? number.longValue() : Long.parseLong(value.toString().trim());
   }
 
   /** The bucket and key of the lock object, {@code bucket/key}. */

@@ -5,6 +5,7 @@ import org.apache.hudi.storage.StoragePath;
 import org.apache.hudi.storage.hadoop.HadoopStorageConfiguration;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * timeline writes through {@link FencedHadoopStorage} as a commit under the lock makes them. Commands on standard
  * input: {@code lock MILLIS} ({@code ACQUIRED} or {@code NOT_ACQUIRED}), {@code unlock} ({@code RELEASED}),
  * {@code owner} (the owner id of the lock it holds), {@code write FILE} (creates {@code .hoodie/timeline/FILE} on
- * this thread, which took the lock: {@code WRITTEN}, or {@code REFUSED} and the message). Arguments: base path,
+ * this thread, which took the lock: {@code WRITTEN}, {@code REFUSED} and the fence's message, or {@code FAILED} and
+ * another error). Arguments: base path,
  * validity seconds, renewal seconds, then the S3A keys as {@code KEY=VALUE}.
  */
 public final class S3StorageLockHolder {
@@ -52,6 +54,9 @@ public final class S3StorageLockHolder {
           HudiZookeeperLockHolder.answer("WRITTEN");
         } catch (LockLostException e) {
           HudiZookeeperLockHolder.answer("REFUSED " + e.getMessage());
+        } catch (IOException | RuntimeException e) {
+          // Not refused by the fence: e.g. the AWS SDK aborting the write of a thread Hudi interrupted.
+          HudiZookeeperLockHolder.answer("FAILED " + e);
         }
       }
     }

@@ -2,6 +2,7 @@ package io.huditsd.lock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import io.huditsd.testing.s3.S3MockServer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.client.transaction.lock.models.LockGetResult;
@@ -18,13 +19,17 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -44,6 +49,15 @@ class TestS3StorageLocks {
   private static final String BUCKET = "locks";
   private static final Duration CHILD = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final LockStorageRequests.Sink NO_COUNTS = new LockStorageRequests.Sink() {
+    @Override
+    public void requested(String operation) {
+    }
+
+    @Override
+    public void throttled(String operation) {
+    }
+  };
 
   private static S3MockServer server;
   private static Configuration hadoop;
@@ -272,15 +286,61 @@ class TestS3StorageLocks {
       provider.unlock();
     } finally {
       provider.close();
-      LockStorageRequests.install(new LockStorageRequests.Sink() {
-        @Override
-        public void requested(String operation) {
-        }
+      LockStorageRequests.install(NO_COUNTS);
+    }
+  }
 
-        @Override
-        public void throttled(String operation) {
-        }
-      });
+  /**
+   * A store that throttles (every request answered 503 SlowDown, as S3 does past its request rate): the SDK retries
+   * each request ({@code fs.s3a.attempts.maximum} times, with back-off and jitter), every attempt and every throttled
+   * answer is counted, and the lock write comes back {@code THROTTLED}, which Hudi's provider retries on release.
+   */
+  @Test
+  void throttledRequestsAreRetriedCountedAndReportedAsThrottled() throws Exception {
+    List<String> received = Collections.synchronizedList(new ArrayList<>());
+    HttpServer throttling = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    throttling.createContext("/", exchange -> {
+      received.add(exchange.getRequestMethod());
+      exchange.getRequestBody().readAllBytes();
+      byte[] error = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SlowDown</Code>"
+          + "<Message>Please reduce your request rate.</Message></Error>").getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "application/xml");
+      exchange.sendResponseHeaders(503, error.length);
+      exchange.getResponseBody().write(error);
+      exchange.close();
+    });
+    throttling.start();
+    Map<String, AtomicLong> requested = new ConcurrentHashMap<>();
+    Map<String, AtomicLong> throttled = new ConcurrentHashMap<>();
+    LockStorageRequests.install(new LockStorageRequests.Sink() {
+      @Override
+      public void requested(String operation) {
+        requested.computeIfAbsent(operation, op -> new AtomicLong()).incrementAndGet();
+      }
+
+      @Override
+      public void throttled(String operation) {
+        throttled.computeIfAbsent(operation, op -> new AtomicLong()).incrementAndGet();
+      }
+    });
+    Configuration throttled503 = new Configuration(hadoop);
+    throttled503.set("fs.s3a.endpoint", "http://127.0.0.1:" + throttling.getAddress().getPort());
+    S3StorageLockClient client = new S3StorageLockClient("owner", lockFile(), properties("300", "30"),
+        throttled503);
+    try {
+      assertThat(client.tryUpsertLockFile(new StorageLockData(false, 1_000, "owner"), Option.empty()).getLeft())
+          .isEqualTo(LockUpsertResult.THROTTLED);
+      // fs.s3a.attempts.maximum=3 (S3MockServer's keys): the first attempt and three retries.
+      assertThat(received).containsExactly("PUT", "PUT", "PUT", "PUT");
+      assertThat(counts(requested)).isEqualTo(Map.of("put", 4L));
+      assertThat(counts(throttled)).isEqualTo(Map.of("put", 4L));
+      assertThat(client.readCurrentLockFile().getLeft()).as("a throttled read, as Hudi's client classifies it")
+          .isEqualTo(LockGetResult.UNKNOWN_ERROR);
+      assertThat(counts(throttled)).isEqualTo(Map.of("put", 4L, "get", 4L));
+    } finally {
+      client.close();
+      throttling.stop(0);
+      LockStorageRequests.install(NO_COUNTS);
     }
   }
 
