@@ -38,8 +38,10 @@ import static org.assertj.core.api.Assertions.fail;
  * Issue 15, part 2: the daemon's default lock on an {@code s3a://} table is the S3 storage lock (Hudi's lock object
  * {@code .hoodie/.locks/table_lock.json}, conditional PUTs), shared with the table's writer. Two packaged daemon
  * processes ({@code once}, started together as overlapping cron runs are) on a MERGE_ON_READ table on a real S3
- * server, with no lock configured, must exclude each other: one compaction plan per pass, completed, nothing left
- * pending, and the lock object last written by a daemon and released.
+ * server must exclude each other, with no lock configured (the first pass) and with one of them configured with Hudi's
+ * {@code StorageBasedLockProvider} (the second: the daemon maps it to its S3 client of the same lock object): one
+ * compaction plan per pass, completed, nothing left pending, and the lock object last written by a daemon and
+ * released.
  */
 class S3LockIT {
   private static final Duration ONCE_TIMEOUT = Duration.ofMinutes(4);
@@ -47,6 +49,7 @@ class S3LockIT {
   private static final int ROWS = 300;
   private static final int PASSES = 2;
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String HUDI_STORAGE_LOCK = "org.apache.hudi.client.transaction.lock.StorageBasedLockProvider";
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -75,7 +78,8 @@ class S3LockIT {
         for (int pass = 0; pass < PASSES; pass++) {
           String deltaCommit = writer.upsert(rows(0, ROWS, 2_000 + pass, "pass " + pass));
           String writerOwner = lockFile(lockObject).get("owner").textValue();
-          runOnceTogether(work.resolve("pass-" + pass), hadoopConf, basePath);
+          runOnceTogether(work.resolve("pass-" + pass), hadoopConf, basePath,
+              pass == 0 ? List.of() : List.of("--hoodie-conf", "hoodie.write.lock.provider=" + HUDI_STORAGE_LOCK));
 
           HoodieTimeline timeline = HoodieTableMetaClient.builder()
               .setConf(new HadoopStorageConfiguration(hadoop)).setBasePath(basePath).build().getActiveTimeline();
@@ -107,14 +111,19 @@ class S3LockIT {
     return JSON.readTree(response.body());
   }
 
-  /** Starts two {@code once} runs at the same moment and waits until each has exited 0. */
-  private static void runOnceTogether(Path logs, Path hadoopConf, String basePath) throws Exception {
+  /**
+   * Starts two {@code once} runs at the same moment and waits until each has exited 0; the second with
+   * {@code secondsArguments} added.
+   */
+  private static void runOnceTogether(Path logs, Path hadoopConf, String basePath, List<String> secondsArguments)
+      throws Exception {
     ExecutorService starter = Executors.newFixedThreadPool(2);
     try {
       List<Callable<Integer>> runs = new ArrayList<>();
       for (int process = 0; process < 2; process++) {
         Path log = logs.resolve("once-" + process);
-        runs.add(() -> once(log, hadoopConf, basePath));
+        List<String> extra = process == 0 ? List.of() : secondsArguments;
+        runs.add(() -> once(log, hadoopConf, basePath, extra));
       }
       for (Future<Integer> run : starter.invokeAll(runs)) {
         assertThat(run.get()).as("exit code of a once run (logs under %s)", logs).isZero();
@@ -125,14 +134,15 @@ class S3LockIT {
   }
 
   /** {@code once} as {@code bin/tsd} runs it with {@code HADOOP_CONF_DIR}: the directory first on the class path. */
-  private static int once(Path logs, Path hadoopConf, String basePath) throws Exception {
+  private static int once(Path logs, Path hadoopConf, String basePath, List<String> extra) throws Exception {
     Path jar = Path.of(System.getProperty("tsd.jar")).toAbsolutePath().normalize();
     assertThat(jar).as("the packaged daemon; run mvn package first").isRegularFile();
-    List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
-        "-Djdk.attach.allowAttachSelf=true", "-Djol.skipHotspotSAAttach=true",
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx1g", "-Djdk.attach.allowAttachSelf=true", "-Djol.skipHotspotSAAttach=true",
         "-cp", hadoopConf + ":" + jar, "io.huditsd.api.TsdApplication",
         "once", "--table", basePath, "--services", "compaction", "--workers", "1",
-        "--hoodie-conf", "hoodie.compact.inline.max.delta.commits=1");
+        "--hoodie-conf", "hoodie.compact.inline.max.delta.commits=1"));
+    command.addAll(extra);
     Files.createDirectories(logs.getParent());
     Process process = new ProcessBuilder(command)
         .redirectOutput(logs.resolveSibling(logs.getFileName() + ".out").toFile())
