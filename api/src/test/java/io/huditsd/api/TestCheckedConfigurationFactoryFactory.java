@@ -90,19 +90,20 @@ class TestCheckedConfigurationFactoryFactory {
 
   @Test
   void aTableOnAStoreWithoutADefaultLockMustNameOneAtStart() {
-    String missing = " and the daemon has no cross-process lock of its own for this store (its storage lock supports"
-        + " file and hdfs tables): set hoodie.write.lock.provider to the lock your writers use, e.g."
+    String missing = " and the daemon has no cross-process lock of its own for this store (its storage locks support"
+        + " file, hdfs, s3 and s3a tables): set hoodie.write.lock.provider to the lock your writers use, e.g."
         + " org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider with hoodie.write.lock.zookeeper.url"
         + " and hoodie.write.lock.zookeeper.base_path";
     assertThatThrownBy(() -> build("""
         tables:
-          - path: s3a://lake/orders
+          - path: wasbs://lake@account.blob.core.windows.net/orders
           - path: /data/orders
         discovery:
           roots: [gs://lake/warehouse]
         """))
         .isInstanceOf(CheckedConfigurationFactoryFactory.InvalidConfigurationException.class)
-        .hasMessageContaining("* tables[0].hoodie: no table lock is configured for s3a://lake/orders," + missing)
+        .hasMessageContaining("* tables[0].hoodie: no table lock is configured for"
+            + " wasbs://lake@account.blob.core.windows.net/orders," + missing)
         .hasMessageContaining("* discovery.hoodie: no table lock is configured for gs://lake/warehouse," + missing)
         .message().doesNotContain("tables[1]");
   }

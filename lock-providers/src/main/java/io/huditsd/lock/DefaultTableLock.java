@@ -9,8 +9,9 @@ import java.util.Optional;
  * one. A table-services process is by definition a second process on the table, so the default must exclude other
  * processes: Hudi's {@code InProcessLockProvider} excludes only threads of one JVM, and two daemon processes (two
  * overlapping {@code once} runs, a {@code server} and a {@code once}) with it both schedule a compaction over the same
- * file groups. The default is the storage lock the table's file system supports ({@link HadoopStorageLockProvider}
- * on {@code file} and {@code hdfs}); where there is none, the daemon refuses the table and names the keys to set.
+ * file groups. The default is the storage lock the table's store supports ({@link HadoopStorageLockProvider} on
+ * {@code file} and {@code hdfs}, {@link S3StorageLockProvider} on {@code s3} and {@code s3a}); where there is none,
+ * the daemon refuses the table and names the keys to set.
  */
 public final class DefaultTableLock {
   public static final String IN_PROCESS_PROVIDER = "org.apache.hudi.client.transaction.lock.InProcessLockProvider";
@@ -20,9 +21,7 @@ public final class DefaultTableLock {
 
   /** The provider a table at {@code basePath} gets by default; empty where the daemon has no cross-process lock. */
   public static Optional<String> forBasePath(String basePath) {
-    return MeteredLocks.atomicCreateScheme(basePath)
-        ? Optional.of(HadoopStorageLockProvider.class.getName())
-        : Optional.empty();
+    return MeteredLocks.storageLockProvider(basePath);
   }
 
   /**
@@ -49,8 +48,8 @@ public final class DefaultTableLock {
   /** Why a table at {@code basePath} with no lock configured cannot be serviced, and which keys to set. */
   public static String missing(String basePath) {
     return "no table lock is configured for " + basePath + ", and the daemon has no cross-process lock of its own"
-        + " for this store (its storage lock supports file and hdfs tables): set " + LockProviderCheck.LOCK_PROVIDER_KEY
-        + " to the lock your writers use, e.g. " + LockProviderCheck.ZOOKEEPER_PROVIDER
+        + " for this store (its storage locks support file, hdfs, s3 and s3a tables): set "
+        + LockProviderCheck.LOCK_PROVIDER_KEY + " to the lock your writers use, e.g. " + LockProviderCheck.ZOOKEEPER_PROVIDER
         + " with hoodie.write.lock.zookeeper.url and hoodie.write.lock.zookeeper.base_path";
   }
 

@@ -17,13 +17,34 @@ public final class LockMetrics {
   static final Counter FAILURES = Counter.build("tsd_lock_failures_total",
           "Lock attempts that timed out or failed (Hudi retries them up to hoodie.write.lock.client.num_retries)")
       .labelNames("table").create();
+  static final Counter STORAGE_REQUESTS = Counter.build("tsd_lock_storage_requests_total",
+          "Requests the storage locks sent to the object store (each HTTP attempt, the SDK's retries included)")
+      .labelNames("op").create();
+  static final Counter STORAGE_THROTTLED = Counter.build("tsd_lock_storage_throttled_total",
+          "Storage lock requests the object store answered with throttling (503 SlowDown, 429); the SDK retries"
+              + " them with back-off and jitter")
+      .labelNames("op").create();
 
   private LockMetrics() {
   }
 
+  /** Registers the lock metrics in {@code registry} and makes the storage locks of this process count into them. */
   public static void register(CollectorRegistry registry) {
     registry.register(WAIT);
     registry.register(HELD);
     registry.register(FAILURES);
+    registry.register(STORAGE_REQUESTS);
+    registry.register(STORAGE_THROTTLED);
+    LockStorageRequests.install(new LockStorageRequests.Sink() {
+      @Override
+      public void requested(String operation) {
+        STORAGE_REQUESTS.labels(operation).inc();
+      }
+
+      @Override
+      public void throttled(String operation) {
+        STORAGE_THROTTLED.labels(operation).inc();
+      }
+    });
   }
 }

@@ -3,7 +3,6 @@ package io.huditsd.lock;
 import org.apache.hudi.common.lock.LockProvider;
 import org.apache.hudi.storage.StorageSchemes;
 
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,16 +28,17 @@ public final class LockProviderCheck {
 
   /**
    * As {@link #check(String, Map)}, and whether the storage-based lock can serve a table at {@code basePath}: the
-   * daemon has a client for {@code file} and {@code hdfs}; other schemes need Hudi's client for that store on the
-   * class path (hudi-aws, hudi-gcp and hudi-azure are not published for Hudi 1.2.x).
+   * daemon has clients for {@code file}, {@code hdfs}, {@code s3} and {@code s3a}; other schemes need Hudi's client
+   * for that store on the class path (hudi-gcp and hudi-azure are not published for Hudi 1.2.x).
    */
   public static List<String> check(String where, Map<String, String> keys, String basePath) {
     List<String> errors = check(where, keys);
     String provider = keys.getOrDefault(LOCK_PROVIDER_KEY, "").trim();
-    if (provider.isEmpty() && DefaultTableLock.forBasePath(basePath).isEmpty()) {
+    Optional<String> daemonStorageLock = MeteredLocks.storageLockProvider(basePath);
+    if (provider.isEmpty() && daemonStorageLock.isEmpty()) {
       errors.add(where + ": " + DefaultTableLock.missing(basePath));
-    } else if (provider.equals(STORAGE_PROVIDER) && !MeteredLocks.atomicCreateScheme(basePath)) {
-      String scheme = URI.create(basePath.replace(" ", "%20")).getScheme();
+    } else if (provider.equals(STORAGE_PROVIDER) && daemonStorageLock.isEmpty()) {
+      String scheme = MeteredLocks.scheme(basePath);
       Optional<StorageSchemes> storage = Arrays.stream(StorageSchemes.values())
           .filter(candidate -> candidate.getScheme().equals(scheme) && candidate.implementsStorageLock())
           .findFirst();
@@ -55,8 +55,11 @@ public final class LockProviderCheck {
         }
       }
     } else if (provider.equals(HadoopStorageLockProvider.class.getName())
-        && !MeteredLocks.atomicCreateScheme(basePath)) {
+        && !daemonStorageLock.equals(Optional.of(provider))) {
       errors.add(where + ": " + provider + " supports file and hdfs tables only, not " + basePath);
+    } else if (provider.equals(S3StorageLockProvider.class.getName())
+        && !daemonStorageLock.equals(Optional.of(provider))) {
+      errors.add(where + ": " + provider + " supports s3 and s3a tables only, not " + basePath);
     }
     return errors;
   }
@@ -110,6 +113,6 @@ public final class LockProviderCheck {
     return List.of(where + ": " + LOCK_PROVIDER_KEY + "=" + provider + " excludes only threads of this process:"
         + " a writer or another daemon process (an overlapping once, a server beside a once) on the same table is"
         + " not excluded, and both may plan the same file groups. Use it only for tests and single-process setups;"
-        + " leave " + LOCK_PROVIDER_KEY + " unset on file and hdfs tables for the daemon's storage lock");
+        + " leave " + LOCK_PROVIDER_KEY + " unset on file, hdfs, s3 and s3a tables for the daemon's storage lock");
   }
 }

@@ -3,6 +3,7 @@ package io.huditsd.lock;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Puts {@link MeteredLockProvider} in front of the lock provider a table's keys name, after replacing Hudi's
@@ -33,23 +34,39 @@ public final class MeteredLocks {
 
   /**
    * The provider the daemon uses for a table whose writers use {@code configured}: Hudi's ZooKeeper provider becomes
-   * {@link ZookeeperFencedLockProvider} (same znode), Hudi's storage-based provider on a {@code file} or
-   * {@code hdfs} table becomes {@link HadoopStorageLockProvider} (same lock file format; Hudi's has no client for
-   * these schemes). Any other provider is used as configured.
+   * {@link ZookeeperFencedLockProvider} (same znode), Hudi's storage-based provider becomes the daemon's fenced one
+   * for the table's store ({@link #storageLockProvider}): {@link HadoopStorageLockProvider} on {@code file} and
+   * {@code hdfs} (same lock file format; Hudi's has no client for these schemes), {@link S3StorageLockProvider} on
+   * {@code s3} and {@code s3a} (same lock object as Hudi's {@code hudi-aws} client). Any other provider is used as
+   * configured.
    */
   public static String daemonProvider(String configured, String basePath) {
     if (configured.equals(LockProviderCheck.ZOOKEEPER_PROVIDER)) {
       return ZookeeperFencedLockProvider.class.getName();
     }
-    if (configured.equals(LockProviderCheck.STORAGE_PROVIDER) && atomicCreateScheme(basePath)) {
-      return HadoopStorageLockProvider.class.getName();
+    if (configured.equals(LockProviderCheck.STORAGE_PROVIDER)) {
+      return storageLockProvider(basePath).orElse(configured);
     }
     return configured;
   }
 
-  /** Whether the table lives on a file system {@link HadoopStorageLockClient} supports (no scheme: local). */
-  static boolean atomicCreateScheme(String basePath) {
-    String scheme = URI.create(basePath.replace(" ", "%20")).getScheme();
-    return scheme == null || scheme.equals("file") || scheme.equals("hdfs");
+  /**
+   * The daemon's storage lock provider for a table at {@code basePath}: {@link HadoopStorageLockProvider} on
+   * {@code file} and {@code hdfs} (no scheme: local), {@link S3StorageLockProvider} on {@code s3} and {@code s3a};
+   * empty on other stores.
+   */
+  static Optional<String> storageLockProvider(String basePath) {
+    String scheme = scheme(basePath);
+    if (scheme == null || scheme.equals("file") || scheme.equals("hdfs")) {
+      return Optional.of(HadoopStorageLockProvider.class.getName());
+    }
+    if (scheme.equals("s3") || scheme.equals("s3a")) {
+      return Optional.of(S3StorageLockProvider.class.getName());
+    }
+    return Optional.empty();
+  }
+
+  static String scheme(String basePath) {
+    return URI.create(basePath.replace(" ", "%20")).getScheme();
   }
 }

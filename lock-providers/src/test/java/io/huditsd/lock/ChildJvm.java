@@ -85,6 +85,22 @@ final class ChildJvm implements AutoCloseable {
     return answer;
   }
 
+  /** SIGSTOP: the child stops where it is, every thread of it (a process paused by the kernel, a long GC). */
+  void pause() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #pause}. */
+  void resume() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+    assertThat(kill.waitFor(30, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -%s %d", name, process.pid())
+        .isTrue();
+  }
+
   /** SIGKILL: no shutdown hook, no finally block runs in the child. */
   void kill() throws InterruptedException {
     process.destroyForcibly();

@@ -20,6 +20,10 @@ class TestLockProviderChoice {
     assertThat(MeteredLocks.daemonProvider(LockProviderCheck.STORAGE_PROVIDER, "hdfs://nn/data/orders"))
         .isEqualTo(HadoopStorageLockProvider.class.getName());
     assertThat(MeteredLocks.daemonProvider(LockProviderCheck.STORAGE_PROVIDER, "s3a://lake/orders"))
+        .isEqualTo(S3StorageLockProvider.class.getName());
+    assertThat(MeteredLocks.daemonProvider(LockProviderCheck.STORAGE_PROVIDER, "s3://lake/orders"))
+        .isEqualTo(S3StorageLockProvider.class.getName());
+    assertThat(MeteredLocks.daemonProvider(LockProviderCheck.STORAGE_PROVIDER, "gs://lake/orders"))
         .isEqualTo(LockProviderCheck.STORAGE_PROVIDER);
     assertThat(MeteredLocks.daemonProvider(IN_PROCESS, "file:/data/orders")).isEqualTo(IN_PROCESS);
 
@@ -48,20 +52,32 @@ class TestLockProviderChoice {
   }
 
   @Test
-  void withNoLockConfiguredAnObjectStoreTableIsRefusedNamingTheKeysToSet() {
-    String missing = "no table lock is configured for s3a://lake/orders, and the daemon has no cross-process lock of"
-        + " its own for this store (its storage lock supports file and hdfs tables): set hoodie.write.lock.provider"
-        + " to the lock your writers use, e.g. " + LockProviderCheck.ZOOKEEPER_PROVIDER
+  void withNoLockConfiguredS3TablesTakeTheS3StorageLock() {
+    for (String basePath : new String[] {"s3a://lake/orders", "s3://lake/orders"}) {
+      assertThat(MeteredLocks.wrap("orders", basePath, Map.of()))
+          .as("keys for %s", basePath)
+          .containsEntry(LockProviderCheck.LOCK_PROVIDER_KEY, MeteredLockProvider.class.getName())
+          .containsEntry(MeteredLockProvider.DELEGATE_KEY, S3StorageLockProvider.class.getName());
+      assertThat(LockProviderCheck.check("tables[0].hoodie", Map.of(), basePath)).as("check of %s", basePath)
+          .isEmpty();
+    }
+  }
+
+  @Test
+  void withNoLockConfiguredAStoreWithoutADaemonLockIsRefusedNamingTheKeysToSet() {
+    String missing = "no table lock is configured for gs://lake/orders, and the daemon has no cross-process lock of"
+        + " its own for this store (its storage locks support file, hdfs, s3 and s3a tables): set"
+        + " hoodie.write.lock.provider to the lock your writers use, e.g. " + LockProviderCheck.ZOOKEEPER_PROVIDER
         + " with hoodie.write.lock.zookeeper.url and hoodie.write.lock.zookeeper.base_path";
-    assertThat(LockProviderCheck.check("tables[0].hoodie", Map.of(), "s3a://lake/orders"))
+    assertThat(LockProviderCheck.check("tables[0].hoodie", Map.of(), "gs://lake/orders"))
         .containsExactly("tables[0].hoodie: " + missing);
-    assertThatThrownBy(() -> MeteredLocks.wrap("orders", "s3a://lake/orders", Map.of()))
+    assertThatThrownBy(() -> MeteredLocks.wrap("orders", "gs://lake/orders", Map.of()))
         .isInstanceOf(DefaultTableLock.NoTableLockException.class)
         .hasMessage(missing);
     assertThat(LockProviderCheck.check("tables[0].hoodie", Map.of(
         LockProviderCheck.LOCK_PROVIDER_KEY, LockProviderCheck.ZOOKEEPER_PROVIDER,
         "hoodie.write.lock.zookeeper.url", "zk1", "hoodie.write.lock.zookeeper.base_path", "/hudi"),
-        "s3a://lake/orders")).isEmpty();
+        "gs://lake/orders")).isEmpty();
   }
 
   @Test
@@ -90,14 +106,21 @@ class TestLockProviderChoice {
     Map<String, String> storage = Map.of(LockProviderCheck.LOCK_PROVIDER_KEY, LockProviderCheck.STORAGE_PROVIDER);
     assertThat(LockProviderCheck.check("tables[0].hoodie", storage, "file:/data/orders")).isEmpty();
     assertThat(LockProviderCheck.check("tables[0].hoodie", storage, "hdfs://nn/data/orders")).isEmpty();
-    assertThat(LockProviderCheck.check("tables[0].hoodie", storage, "s3a://lake/orders")).containsExactly(
+    assertThat(LockProviderCheck.check("tables[0].hoodie", storage, "s3a://lake/orders")).isEmpty();
+    assertThat(LockProviderCheck.check("tables[0].hoodie", storage, "gs://lake/orders")).containsExactly(
         "tables[0].hoodie: " + LockProviderCheck.STORAGE_PROVIDER
-            + " needs org.apache.hudi.aws.transaction.lock.S3StorageLockClient for s3a://lake/orders, which is not"
+            + " needs org.apache.hudi.gcp.transaction.lock.GCSStorageLockClient for gs://lake/orders, which is not"
             + " on the class path");
     assertThat(LockProviderCheck.check("tables[0].hoodie", Map.of(LockProviderCheck.LOCK_PROVIDER_KEY,
         HadoopStorageLockProvider.class.getName()), "s3a://lake/orders")).containsExactly(
         "tables[0].hoodie: io.huditsd.lock.HadoopStorageLockProvider supports file and hdfs tables only, not"
             + " s3a://lake/orders");
+    assertThat(LockProviderCheck.check("tables[0].hoodie", Map.of(LockProviderCheck.LOCK_PROVIDER_KEY,
+        S3StorageLockProvider.class.getName()), "hdfs://nn/data/orders")).containsExactly(
+        "tables[0].hoodie: io.huditsd.lock.S3StorageLockProvider supports s3 and s3a tables only, not"
+            + " hdfs://nn/data/orders");
+    assertThat(LockProviderCheck.check("tables[0].hoodie", Map.of(LockProviderCheck.LOCK_PROVIDER_KEY,
+        S3StorageLockProvider.class.getName()), "s3://lake/orders")).isEmpty();
     assertThat(LockProviderCheck.check("tables[0].hoodie", Map.of(LockProviderCheck.LOCK_PROVIDER_KEY,
         LockProviderCheck.ZOOKEEPER_PROVIDER), "file:/data/orders")).containsExactly(
         "tables[0].hoodie: hoodie.write.lock.zookeeper.url is required with " + LockProviderCheck.ZOOKEEPER_PROVIDER,

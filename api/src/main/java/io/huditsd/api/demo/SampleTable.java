@@ -1,5 +1,6 @@
 package io.huditsd.api.demo;
 
+import io.huditsd.lock.DefaultTableLock;
 import io.huditsd.lock.HadoopStorageLockProvider;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -58,7 +59,13 @@ public final class SampleTable implements AutoCloseable {
    */
   public static SampleTable open(String basePath, String tableName, HoodieTableType type, int tableVersion,
                                  Map<String, String> writerKeys) throws IOException {
-    Configuration hadoopConfiguration = new Configuration();
+    return open(basePath, tableName, type, tableVersion, writerKeys, new Configuration());
+  }
+
+  /** As {@link #open(String, String, HoodieTableType, int, Map)} with Hadoop settings of the caller's (S3A keys). */
+  public static SampleTable open(String basePath, String tableName, HoodieTableType type, int tableVersion,
+                                 Map<String, String> writerKeys, Configuration hadoopConfiguration)
+      throws IOException {
     HadoopStorageConfiguration storage = new HadoopStorageConfiguration(hadoopConfiguration);
     Path propertiesPath = new Path(basePath + "/.hoodie/hoodie.properties");
     if (!propertiesPath.getFileSystem(hadoopConfiguration).exists(propertiesPath)) {
@@ -78,9 +85,10 @@ public final class SampleTable implements AutoCloseable {
     Properties properties = new Properties();
     properties.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
     properties.put("hoodie.cleaner.policy.failed.writes", "LAZY");
-    // The daemon's default lock on file and hdfs tables: the writer excludes the daemon's services whether they run
-    // in this JVM (bin/tsd demo) or in other processes.
-    properties.put("hoodie.write.lock.provider", HadoopStorageLockProvider.class.getName());
+    // The daemon's default lock on the table's store (file and hdfs, s3 and s3a): the writer excludes the daemon's
+    // services whether they run in this JVM (bin/tsd demo) or in other processes.
+    properties.put("hoodie.write.lock.provider",
+        DefaultTableLock.forBasePath(basePath).orElse(HadoopStorageLockProvider.class.getName()));
     // Ingestion first: a pending clustering plan never fails this writer; the clustering yields (see README).
     properties.put("hoodie.write.lock.conflict.resolution.strategy",
         "io.huditsd.lock.IngestionFirstConflictResolutionStrategy");
