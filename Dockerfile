@@ -14,6 +14,7 @@ COPY pom.xml ./
 # javac's flags for Error Prone (.mvn/jvm.config).
 COPY .mvn .mvn
 COPY charts-test/pom.xml charts-test/
+COPY s3mock-server/pom.xml s3mock-server/
 COPY spark-peer/pom.xml spark-peer/
 COPY src-it/pom.xml src-it/
 COPY config config
@@ -41,6 +42,11 @@ RUN groupadd --system --gid 10001 tsd \
 COPY --from=build /src/api/target/hudi-tsd.jar /opt/hudi-tsd/api/target/hudi-tsd.jar
 COPY --from=build /src/api/target/lib/ /opt/hudi-tsd/api/target/lib/
 COPY bin/tsd /opt/hudi-tsd/bin/tsd
+# Extra jars the launcher adds after the daemon's own (README, "Object stores (S3, GCS, ABFS)"): whatever the build
+# context's lib/ext/ holds (the GCS connector, hadoop-azure, Hudi's hudi-aws bundle...), or add them in an image of
+# your own: FROM hudi-tsd:0.1.0 + COPY gcs-connector-hadoop3-2.2.26-shaded.jar /opt/hudi-tsd/lib/ext/. S3 needs none:
+# hadoop-aws and the AWS SDK v1 modules it uses are in lib/.
+COPY lib/ext/ /opt/hudi-tsd/lib/ext/
 # The heap follows the container's memory limit. Hadoop's simple authentication needs a user name, which an
 # arbitrary UID (OpenShift) would not have.
 ENV TSD_JAVA_OPTS="-XX:MaxRAMPercentage=70.0 -XX:+ExitOnOutOfMemoryError" \
