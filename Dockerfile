@@ -14,7 +14,6 @@ COPY pom.xml ./
 # javac's flags for Error Prone (.mvn/jvm.config).
 COPY .mvn .mvn
 COPY charts-test/pom.xml charts-test/
-COPY s3mock-server/pom.xml s3mock-server/
 COPY spark-peer/pom.xml spark-peer/
 COPY src-it/pom.xml src-it/
 COPY config config
@@ -22,6 +21,8 @@ COPY lock-providers lock-providers
 COPY executors executors
 COPY scheduler scheduler
 COPY api api
+# The S3 test server's module, whole: small, and a module api builds with (-am) may use it in its tests.
+COPY s3mock-server s3mock-server
 COPY spark-runner spark-runner
 # With Spark, spark-runner's package also assembles a SPARK_HOME from Maven Central's jars (Spark's distribution
 # tarball is not fetched): spark-runner/target/spark-home/{bin/spark-submit,jars/,conf/} and the runner jar
