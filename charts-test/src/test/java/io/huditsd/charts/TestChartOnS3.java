@@ -46,8 +46,8 @@ import static org.awaitility.Awaitility.await;
  * launcher puts HADOOP_CONF_DIR, and the daemon polls and compacts an {@code s3a://} table on Adobe S3Mock that a
  * writer in another JVM wrote. What differs from the cluster: the ZooKeeper address, ports, file locations, a 1 s
  * poll interval, and S3Mock's endpoint and static keys; the example's own web-identity provider stays in the S3A
- * provider list with the rendered AWS variables, so a provider class that the daemon's SDK does not have, or
- * variables that SDK does not read, fail the start.
+ * provider list (with the rendered AWS variables), so a provider class that the daemon's SDK does not have fails the
+ * start. The variables themselves are checked against the names SDK v1 reads.
  */
 class TestChartOnS3 {
   private static final String TABLE = "s3a://lake/warehouse/orders";
@@ -74,9 +74,9 @@ class TestChartOnS3 {
         "config.hoodie.hoodie\\.compact\\.inline\\.max\\.delta\\.commits", "1"));
 
     // HADOOP_CONF_DIR: the rendered core-site.xml, with the test store's endpoint and keys added. S3A builds every
-    // provider of its list at start and asks them in order: the static keys first, so the rendered web-identity
-    // provider is built from the rendered environment (SDK v1 refuses to build it without AWS_ROLE_ARN) but never
-    // asked to call STS, which is not on this machine.
+    // provider of its list when it opens the bucket and asks them in order: the static keys first, so the rendered
+    // web-identity provider is built (a class the daemon's SDK lacks fails here) but never asked for credentials,
+    // which would call STS, not on this machine.
     Map<String, String> coreSite = properties(rendered.named("ConfigMap", FULLNAME + "-hadoop").path("data")
         .path("core-site.xml").asText());
     String provider = coreSite.get("fs.s3a.aws.credentials.provider");
