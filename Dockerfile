@@ -21,6 +21,8 @@ COPY lock-providers lock-providers
 COPY executors executors
 COPY scheduler scheduler
 COPY api api
+# The S3 test server's module, whole: small, and a module api builds with (-am) may use it in its tests.
+COPY s3mock-server s3mock-server
 COPY spark-runner spark-runner
 # With Spark, spark-runner's package also assembles a SPARK_HOME from Maven Central's jars (Spark's distribution
 # tarball is not fetched): spark-runner/target/spark-home/{bin/spark-submit,jars/,conf/} and the runner jar
@@ -41,6 +43,11 @@ RUN groupadd --system --gid 10001 tsd \
 COPY --from=build /src/api/target/hudi-tsd.jar /opt/hudi-tsd/api/target/hudi-tsd.jar
 COPY --from=build /src/api/target/lib/ /opt/hudi-tsd/api/target/lib/
 COPY bin/tsd /opt/hudi-tsd/bin/tsd
+# Extra jars the launcher adds after the daemon's own (README, "Object stores (S3, GCS, ABFS)"): whatever the build
+# context's lib/ext/ holds (the GCS connector, hadoop-azure, Hudi's hudi-aws bundle...), or add them in an image of
+# your own: FROM hudi-tsd:0.1.0 + COPY gcs-connector-hadoop3-2.2.26-shaded.jar /opt/hudi-tsd/lib/ext/. S3 needs none:
+# hadoop-aws and the AWS SDK v1 modules it uses are in lib/.
+COPY lib/ext/ /opt/hudi-tsd/lib/ext/
 # The heap follows the container's memory limit. Hadoop's simple authentication needs a user name, which an
 # arbitrary UID (OpenShift) would not have.
 ENV TSD_JAVA_OPTS="-XX:MaxRAMPercentage=70.0 -XX:+ExitOnOutOfMemoryError" \

@@ -44,7 +44,10 @@ class TestContainerImage {
     assertThat(dockerfile.all("RUN")).anyMatch(run -> run.contains("mvn -B -ntp -DskipTests package -pl api -am"));
     assertThat(image.copies()).containsEntry("/src/api/target/hudi-tsd.jar",
         "/opt/hudi-tsd/api/target/hudi-tsd.jar").containsEntry("/src/api/target/lib/", "/opt/hudi-tsd/api/target/lib/")
-        .containsEntry("bin/tsd", "/opt/hudi-tsd/bin/tsd");
+        .containsEntry("bin/tsd", "/opt/hudi-tsd/bin/tsd")
+        // The extra jars' directory beside bin/, where the launcher looks (README, "Object stores").
+        .containsEntry("lib/ext/", "/opt/hudi-tsd/lib/ext/");
+    assertThat(HOME.resolve("lib/ext")).isDirectory();
     // Without the build argument the image has no Spark client.
     assertThat(dockerfile.globalArgs()).containsEntry("WITH_SPARK", "false");
     assertThat(image.copies().values()).noneMatch(target -> target.startsWith("/opt/spark"));
@@ -120,15 +123,27 @@ class TestContainerImage {
     builder.environment().put("PATH", fakeBin + ":/usr/bin:/bin");
     builder.environment().put("HADOOP_CONF_DIR", "/etc/hadoop/conf");
     builder.environment().put("TSD_JAVA_OPTS", "-XX:MaxRAMPercentage=70.0 -XX:+ExitOnOutOfMemoryError");
+    List<String> arguments = run(builder);
+    assertThat(arguments).containsSequence("-XX:MaxRAMPercentage=70.0", "-XX:+ExitOnOutOfMemoryError");
+    // Hadoop's configuration first, then the daemon's jar (its manifest names lib/), then the extra jars.
+    String daemonJar = root.resolve("opt/hudi-tsd/api/target/hudi-tsd.jar").toString();
+    String ext = root.resolve("opt/hudi-tsd/lib/ext") + "/*";
+    assertThat(arguments).containsSequence("-cp", "/etc/hadoop/conf:" + daemonJar + ":" + ext);
+    assertThat(arguments).endsWith("io.huditsd.api.TsdApplication", "server", "/etc/tsd/tsd.yml");
+
+    // TSD_EXTRA_CLASSPATH goes after lib/ext, still behind the daemon's own jars.
+    builder.environment().put("TSD_EXTRA_CLASSPATH", "/opt/gcs/gcs-connector.jar:/opt/azure/*");
+    assertThat(run(builder)).containsSequence("-cp",
+        "/etc/hadoop/conf:" + daemonJar + ":" + ext + ":/opt/gcs/gcs-connector.jar:/opt/azure/*");
+  }
+
+  /** The stand-in java's arguments, one a line. */
+  private static List<String> run(ProcessBuilder builder) throws Exception {
     Process process = builder.start();
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.exitValue()).as(output).isZero();
-    List<String> arguments = output.lines().toList();
-    assertThat(arguments).containsSequence("-XX:MaxRAMPercentage=70.0", "-XX:+ExitOnOutOfMemoryError");
-    assertThat(arguments).containsSequence("-cp",
-        "/etc/hadoop/conf:" + root.resolve("opt/hudi-tsd/api/target/hudi-tsd.jar"));
-    assertThat(arguments).endsWith("io.huditsd.api.TsdApplication", "server", "/etc/tsd/tsd.yml");
+    return output.lines().toList();
   }
 
   /** The instructions of a Dockerfile, continuation lines joined. */
