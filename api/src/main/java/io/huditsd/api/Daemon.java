@@ -68,6 +68,7 @@ public final class Daemon implements Managed {
   private final TableOwnership ownership;
   private final SparkApplications sparkApplications = new SparkApplications();
   private final Optional<SparkEngine> spark;
+  private final FileSystemsOutliveStop fileSystemsOutliveStop = new FileSystemsOutliveStop(Duration.ofSeconds(90));
   private volatile boolean started;
 
   /**
@@ -206,6 +207,7 @@ public final class Daemon implements Managed {
 
   @Override
   public void start() throws Exception {
+    fileSystemsOutliveStop.install();
     ownership.start(pool::isRunning);
     polling.start();
     for (TableSpec spec : configuration.getTables()) {
@@ -227,17 +229,21 @@ public final class Daemon implements Managed {
 
   @Override
   public void stop() throws Exception {
-    discovery.close();
-    polling.close();
-    // Before the pool: its Spark runs stop waiting for their applications, which are left running (they keep the
-    // plans' heartbeats, so the next daemon leaves those plans alone until they complete).
-    spark.ifPresent(SparkEngine::close);
-    pool.shutdown(Duration.ofSeconds(60));
-    // After the pool, so that the runs it finished while stopping reach the file.
-    history.close();
-    // After the pool: tables are handed over only once their running work is done.
-    ownership.close();
-    ZookeeperClients.closeAll();
+    try {
+      discovery.close();
+      polling.close();
+      // Before the pool: its Spark runs stop waiting for their applications, which are left running (they keep the
+      // plans' heartbeats, so the next daemon leaves those plans alone until they complete).
+      spark.ifPresent(SparkEngine::close);
+      pool.shutdown(Duration.ofSeconds(60));
+      // After the pool, so that the runs it finished while stopping reach the file.
+      history.close();
+      // After the pool: tables are handed over only once their running work is done.
+      ownership.close();
+      ZookeeperClients.closeAll();
+    } finally {
+      fileSystemsOutliveStop.stopped();
+    }
   }
 
   public TableOwnership ownership() {
