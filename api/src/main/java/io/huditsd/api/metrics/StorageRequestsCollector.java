@@ -4,6 +4,7 @@ import io.prometheus.client.Collector;
 import io.prometheus.client.CounterMetricFamily;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
 import org.slf4j.Logger;
@@ -81,8 +82,9 @@ public final class StorageRequestsCollector extends Collector {
   @Override
   public List<MetricFamilySamples> collect() {
     for (String basePath : basePaths.get()) {
-      URI uri = URI.create(basePath);
-      if (uri.getScheme() != null && uri.getScheme().startsWith("s3")) {
+      // Hadoop's parsing, as the tables' own: a base path java.net.URI would refuse must not fail the scrape.
+      URI uri = new Path(basePath).toUri();
+      if (uri.getScheme() != null && uri.getScheme().startsWith("s3") && uri.getAuthority() != null) {
         stores.add(URI.create(uri.getScheme() + "://" + uri.getAuthority() + "/"));
       }
     }
