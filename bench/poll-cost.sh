@@ -6,6 +6,7 @@
 #
 #   bench/poll-cost.sh                      # defaults below
 #   TABLES=200 MEASURE_SECONDS=60 bench/poll-cost.sh   # a quicker, smaller run
+#   STORE=s3 bench/poll-cost.sh             # the tables on s3a://bench/ in S3Mock (about ten minutes)
 #
 # Environment (defaults in brackets):
 #   BENCH_DIR        working directory, wiped first            [/tmp/hudi-tsd-bench]
@@ -15,6 +16,14 @@
 #   SAMPLES          commit-to-schedule samples                 [3]
 #   HEAP             the daemon's -Xmx                          [1g]
 #   BENCH_PORT       REST port; the admin port is the next one  [18480]
+#   STORE            local, or s3: S3Mock (module s3mock-server, built) started on loopback, the tables copied to
+#                    s3a://bench/tables and s3a://bench/target, discovery re-scans hourly (outside the window),
+#                    Hudi's in-process lock (polls only read), no commit-to-schedule samples (the writer's lock
+#                    is file/hdfs only); defaults TABLES 200, MEASURE_SECONDS 300, SAMPLES 0
+#   SPREAD_SECONDS   after the measurement, polls counted every second for this long   [2 intervals]
+#
+# Both modes also report storage requests per table per hour (tsd_storage_requests_total, S3A's counters: none on
+# local disk) over the measurement window, and the spread of polls over the interval (polls per second).
 #
 # What it does: writes one template MOR table with the project's SampleTable writer (an insert and an upsert),
 # compacts it once with `hudi-tsd once` so that nothing is due on it, copies it TABLES-1 times under a discovery
@@ -26,10 +35,13 @@ set -euo pipefail
 
 home=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir=${BENCH_DIR:-/tmp/hudi-tsd-bench}
-tables=${TABLES:-1000}
+store=${STORE:-local}
+case "$store" in
+  local) tables=${TABLES:-1000}; measure=${MEASURE_SECONDS:-180}; samples=${SAMPLES:-3} ;;
+  s3) tables=${TABLES:-200}; measure=${MEASURE_SECONDS:-300}; samples=${SAMPLES:-0} ;;
+  *) echo "STORE must be local or s3: $store" >&2; exit 2 ;;
+esac
 interval=${POLL_INTERVAL:-30s}
-measure=${MEASURE_SECONDS:-180}
-samples=${SAMPLES:-3}
 heap=${HEAP:-1g}
 port=${BENCH_PORT:-18480}
 jar="$home/api/target/hudi-tsd.jar"
@@ -43,7 +55,17 @@ log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 now_ms() { date +%s%3N; }
 cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 heap_used_kib() { jstat -gc "$1" | awk 'NR == 2 { printf "%d\n", $3 + $4 + $6 + $8 }'; }
-cleanup() { if [ -n "$daemon" ] && kill -0 "$daemon" 2>/dev/null; then kill "$daemon"; wait "$daemon" || true; fi; }
+s3mock=""
+stop() { if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then kill "$1"; wait "$1" || true; fi; }
+cleanup() { stop "$daemon"; stop "$s3mock"; }
+# Sums of the daemon's Prometheus samples: polls done, storage requests by op, throttled requests.
+scrape() {
+  curl -sf "http://localhost:$((port + 1))/prometheus" | awk '
+    /^tsd_poll_duration_seconds_count/ { polls += $NF }
+    /^tsd_storage_requests_total/ { match($0, /op="[a-z]+"/); op = substr($0, RSTART + 4, RLENGTH - 5); n[op] += $NF }
+    /^tsd_storage_throttled_total/ { throttled += $NF }
+    END { printf "%d %d %d %d %d %d %d\n", polls, n["list"], n["head"], n["get"], n["put"], n["delete"], throttled }'
+}
 trap cleanup EXIT
 
 if [ ! -f "$jar" ]; then
@@ -52,17 +74,55 @@ if [ ! -f "$jar" ]; then
 fi
 
 rm -rf "$dir"
-mkdir -p "$dir/tables" "$dir/target"
+mkdir -p "$dir/tables" "$dir/target" "$dir/conf"
 
 log "writing the template table"
 "${writer[@]}" create "$dir/template" 2>"$dir/writer.log"
 java "${java_flags[@]}" -jar "$jar" once --table "$dir/template" \
   --hoodie-conf hoodie.compact.inline.max.delta.commits=1 >"$dir/once.log" 2>&1
 log "template: $(du -sh "$dir/template" | cut -f1), $(find "$dir/template" -type f | wc -l) files; copying it $tables times"
-for i in $(seq 1 $((tables - 1))); do
-  cp -a "$dir/template" "$dir/tables/$(printf 't%04d' "$i")"
-done
-cp -a "$dir/template" "$dir/target/bench-target"
+if [ "$store" = s3 ]; then
+  java -Dlogback.configurationFile="$home/bench/logback-quiet.xml" \
+    -cp "$home/s3mock-server/target/classes:$home/api/target/lib/*" io.huditsd.testing.s3.S3MockServer \
+    "$dir/s3" bench >"$dir/s3mock.out" 2>&1 &
+  s3mock=$!
+  until grep -q '^http://' "$dir/s3mock.out"; do
+    kill -0 "$s3mock" 2>/dev/null || { log "S3Mock exited; see $dir/s3mock.out"; exit 1; }
+    sleep 1
+  done
+  endpoint=$(grep -m1 '^http://' "$dir/s3mock.out")
+  {
+    echo '<?xml version="1.0"?>'
+    echo '<configuration>'
+    for kv in "fs.s3a.endpoint=$endpoint" fs.s3a.endpoint.region=us-east-1 fs.s3a.path.style.access=true \
+        fs.s3a.connection.ssl.enabled=false \
+        fs.s3a.aws.credentials.provider=org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider \
+        fs.s3a.access.key=tsd-test fs.s3a.secret.key=tsd-test-secret; do
+      echo "  <property><name>${kv%%=*}</name><value>${kv#*=}</value></property>"
+    done
+    echo '</configuration>'
+  } >"$dir/conf/core-site.xml"
+  log "S3Mock on $endpoint; copying"
+  copy_start=$(date +%s)
+  java "${java_flags[@]}" -Dlogback.configurationFile="$home/bench/logback-quiet.xml" \
+    -cp "$dir/conf:$jar:$home/api/target/lib/*" "$home/bench/CopyToStore.java" \
+    "$dir/template" s3a://bench/tables $((tables - 1)) s3a://bench/target/bench-target >"$dir/copy.log" 2>&1
+  log "copied in $(( $(date +%s) - copy_start )) s"
+  tables_root=s3a://bench/tables
+  target_path=s3a://bench/target/bench-target
+  discovery_interval=1h
+  # Polls only read; Hudi's in-process lock is accepted with a warning until the S3 storage lock is the default.
+  lock="hoodie.write.lock.provider: org.apache.hudi.client.transaction.lock.InProcessLockProvider"
+else
+  for i in $(seq 1 $((tables - 1))); do
+    cp -a "$dir/template" "$dir/tables/$(printf 't%04d' "$i")"
+  done
+  cp -a "$dir/template" "$dir/target/bench-target"
+  tables_root=$dir/tables
+  target_path=$dir/target/bench-target
+  discovery_interval=5m
+  lock="hoodie.tsd.bench: local"
+fi
 
 cat >"$dir/bench.yml" <<EOF
 server:
@@ -84,18 +144,23 @@ polling:
 workers:
   count: 2
 discovery:
-  roots: [$dir/tables]
+  roots: [$tables_root]
   maxDepth: 1
+  interval: $discovery_interval
 tables:
-  - path: $dir/target/bench-target
+  - path: $target_path
     id: bench-target
     hoodie:
       hoodie.compact.inline.max.delta.commits: "1"
 EOF
+if [ "$store" = s3 ]; then
+  sed -i "s|^  maxDepth: 1|  maxDepth: 1\n  hoodie:\n    $lock|; s|^      hoodie.compact.inline.max.delta.commits: \"1\"|&\n      $lock|" "$dir/bench.yml"
+fi
 
 log "starting the daemon (-Xmx$heap)"
 start_ms=$(now_ms)
-java -Xmx"$heap" "${java_flags[@]}" -jar "$jar" server "$dir/bench.yml" >"$dir/daemon.log" 2>&1 &
+java -Xmx"$heap" "${java_flags[@]}" -cp "$dir/conf:$jar" io.huditsd.api.TsdApplication server "$dir/bench.yml" \
+  >"$dir/daemon.log" 2>&1 &
 daemon=$!
 
 # Every table registered, and none without a first poll.
@@ -114,6 +179,7 @@ interval_seconds=$(curl -sf "http://localhost:$port/api/v1/tables/bench-target" 
 sleep "$interval_seconds"
 
 log "measuring for $measure s"
+read -r p0 l0 h0 g0 u0 d0 th0 <<<"$(scrape)"
 t0=$(now_ms); c0=$(cpu_ticks "$daemon")
 max_heap=0; sum_heap=0; n_heap=0
 end=$(( $(date +%s) + measure ))
@@ -124,11 +190,25 @@ while [ "$(date +%s)" -lt "$end" ]; do
   sleep 5
 done
 t1=$(now_ms); c1=$(cpu_ticks "$daemon")
+read -r p1 l1 h1 g1 u1 d1 th1 <<<"$(scrape)"
 cpu_percent=$(awk -v c="$((c1 - c0))" -v hz="$ticks" -v ms="$((t1 - t0))" 'BEGIN { printf "%.2f", 100 * (c / hz) / (ms / 1000) }')
 rss_kib=$(awk '/^VmRSS/ { print $2 }' "/proc/$daemon/status")
 threads=$(awk '/^Threads/ { print $2 }' "/proc/$daemon/status")
 jcmd "$daemon" GC.run >/dev/null
 live_kib=$(jcmd "$daemon" GC.heap_info | awk '/ used / { for (i = 1; i <= NF; i++) if ($i == "used") { sub(/K,?/, "", $(i+1)); print $(i+1); exit } }')
+spread=${SPREAD_SECONDS:-$((2 * interval_seconds))}
+log "counting polls per second for $spread s"
+per_second=()
+last=$(scrape | cut -d' ' -f1)
+for _ in $(seq 1 "$spread"); do
+  sleep 1
+  current=$(scrape | cut -d' ' -f1)
+  per_second+=($((current - last)))
+  last=$current
+done
+spread_stats=$(printf '%s\n' "${per_second[@]}" | sort -n | awk '{ v[NR] = $1; s += $1 } END {
+  printf "min %d, median %d, max %d, mean %.1f", v[1], v[int((NR + 1) / 2)], v[NR], s / NR }')
+spread_histogram=$(printf '%s\n' "${per_second[@]}" | sort -n | uniq -c | awk '{ printf "%s%d:%d", sep, $2, $1; sep = " " }')
 failures=$(curl -sf "http://localhost:$port/api/v1/tables" | grep -o '"consecutiveFailures":[1-9]' | wc -l || true)
 
 log "timing commit-to-schedule on bench-target ($samples samples)"
@@ -139,6 +219,7 @@ target_busy() {
 }
 delays=()
 for s in $(seq 1 "$samples"); do
+  [ "$samples" -gt 0 ] || break
   while target_busy; do sleep 1; done
   before=$(scheduled_count)
   committed=$("${writer[@]}" upsert "$dir/target/bench-target" 2>>"$dir/writer.log" | awk '/^committed/ { print $4 }')
@@ -150,13 +231,14 @@ for s in $(seq 1 "$samples"); do
   delays+=("$delay")
   log "sample $s: scheduled $((delay / 1000)).$(printf '%03d' $((delay % 1000))) s after the commit completed"
 done
-max_delay=$(printf '%s\n' "${delays[@]}" | sort -n | tail -1)
+max_delay=none
+[ ${#delays[@]} -eq 0 ] || max_delay=$(printf '%s\n' "${delays[@]}" | sort -n | tail -1)
 # Let the last compaction finish: stopping the daemon under it would only exercise the retry on next start.
 for _ in $(seq 1 120); do target_busy || break; sleep 1; done
 
 cat <<EOF
 
-poll-cost benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(java -version 2>&1 | head -1)
+poll-cost benchmark ($store), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(java -version 2>&1 | head -1)
   tables registered and polled       $tables (polling.interval $interval, workers 2, -Xmx$heap)
   warm-up (every table polled once)  $((warm_ms / 1000)) s
   idle CPU over $((  (t1 - t0) / 1000 )) s              $cpu_percent % of one core
@@ -164,5 +246,10 @@ poll-cost benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(java -versio
   live heap after a full GC          $((live_kib / 1024)) MiB
   RSS / threads                      $((rss_kib / 1024)) MiB / $threads
   tables failing their polls         $failures
-  commit-to-schedule (ms)            ${delays[*]} (max $max_delay)
+  commit-to-schedule (ms)            ${delays[*]:-not sampled} (max $max_delay)
+  polls in the window                $((p1 - p0)) ($(awk -v p=$((p1 - p0)) -v n="$tables" -v ms=$((t1 - t0)) 'BEGIN { printf "%.1f per table per hour", p / n * 3600000 / ms }'))
+  storage requests in the window     list $((l1 - l0)), head $((h1 - h0)), get $((g1 - g0)), put $((u1 - u0)), delete $((d1 - d0)), throttled $((th1 - th0))
+  per table per hour                 $(awk -v n="$tables" -v ms=$((t1 - t0)) -v l=$((l1 - l0)) -v h=$((h1 - h0)) -v g=$((g1 - g0)) 'BEGIN {
+      f = 3600000 / ms / n; printf "list %.1f, head %.1f, get %.1f: $%.6f at $0.005/1,000 LIST and $0.0004/1,000 GET/HEAD", l * f, h * f, g * f, (l * 0.005 + (h + g) * 0.0004) / 1000 * f }')
+  polls per second over $spread s     $spread_stats (polls:seconds $spread_histogram)
 EOF

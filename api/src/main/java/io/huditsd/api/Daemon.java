@@ -5,6 +5,7 @@ import io.dropwizard.lifecycle.Managed;
 import io.huditsd.api.metrics.MemoryBudgetCollector;
 import io.huditsd.api.metrics.PollMetrics;
 import io.huditsd.api.metrics.RunMetrics;
+import io.huditsd.api.metrics.StorageRequestsCollector;
 import io.huditsd.api.metrics.TableMetricsCollector;
 import io.huditsd.config.EngineKind;
 import io.huditsd.config.HaConfig;
@@ -100,6 +101,9 @@ public final class Daemon implements Managed {
     ownership.addListener(new OwnershipFollower(registry, polling, pool));
     new TableMetricsCollector(registry, pool, outcomes, ownership).register(metrics);
     new MemoryBudgetCollector(pool).register(metrics);
+    new StorageRequestsCollector(
+        () -> registry.all().stream().map(state -> state.table().basePath()).toList(), hadoopConfiguration)
+        .register(metrics);
   }
 
   private static RunHistory runHistory(TsdConfiguration configuration, ObjectMapper mapper,

@@ -40,7 +40,7 @@ public final class HudiTables {
 
   /** Hadoop's defaults plus whatever core-site.xml and hdfs-site.xml are on the class path (HADOOP_CONF_DIR). */
   public static Configuration defaultHadoopConfiguration() {
-    return new Configuration();
+    return S3aRetryDefaults.apply(new Configuration());
   }
 
   public HeartbeatSettings heartbeat() {

@@ -48,13 +48,16 @@ record PollResult(Optional<LoadedTable> table, Optional<Instant> lastPoll, Optio
    * @param fingerprint the timeline listing the table was last planned against
    * @param metaClient the meta client loaded at the last change
    * @param writeConfig the write config built at the last change
+   * @param propertiesCheckedAt when a poll last read the status of {@code hoodie.properties} (the fingerprint's
+   *     stamp is as of then)
    */
   record LoadedTable(TimelineFingerprint fingerprint, HoodieTableMetaClient metaClient,
-                     HoodieWriteConfig writeConfig) {
+                     HoodieWriteConfig writeConfig, Instant propertiesCheckedAt) {
     LoadedTable {
       Objects.requireNonNull(fingerprint, "fingerprint is null");
       Objects.requireNonNull(metaClient, "metaClient is null");
       Objects.requireNonNull(writeConfig, "writeConfig is null");
+      Objects.requireNonNull(propertiesCheckedAt, "propertiesCheckedAt is null");
     }
   }
 
@@ -77,6 +80,16 @@ record PollResult(Optional<LoadedTable> table, Optional<Instant> lastPoll, Optio
   /** A poll that found nothing to do: only the poll time moves, and earlier failures are forgotten. */
   PollResult unchanged(Instant polledAt) {
     return new PollResult(table, Optional.of(polledAt), lastChange, timeTriggered, recheckAt, failedWrites, backlog,
+        Failures.NONE, replansServed);
+  }
+
+  /**
+   * A poll that found nothing to do but read {@code hoodie.properties} again (unchanged) at {@code checkedAt}.
+   */
+  PollResult unchanged(Instant polledAt, Instant propertiesCheckedAt) {
+    Optional<LoadedTable> checked = table.map(loaded -> new LoadedTable(loaded.fingerprint(), loaded.metaClient(),
+        loaded.writeConfig(), propertiesCheckedAt));
+    return new PollResult(checked, Optional.of(polledAt), lastChange, timeTriggered, recheckAt, failedWrites, backlog,
         Failures.NONE, replansServed);
   }
 

@@ -11,20 +11,24 @@ import org.quartz.SchedulerException;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
+import org.quartz.TriggerKey;
 import org.quartz.impl.StdSchedulerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Date;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Quartz drives one poll job per table on the table's interval, on a bounded thread pool. Jobs of one table never
  * overlap ({@link DisallowConcurrentExecution}); a slow or failing table holds one poll thread and never delays the
- * others beyond that. First polls are spread over one interval so a thousand tables do not poll at once.
+ * others beyond that. First polls are spread evenly over one interval ({@link FirstPolls}) so that a thousand tables
+ * do not poll at once and a store sees a steady rate of requests.
  */
 public final class PollingService implements TableRegistry.Listener, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PollingService.class);
@@ -33,9 +37,16 @@ public final class PollingService implements TableRegistry.Listener, AutoCloseab
   private static final String GROUP = "tsd-polls";
 
   private final Scheduler scheduler;
+  private final FirstPolls firstPolls;
 
   public PollingService(TablePoller poller, TableRegistry registry, int threads) {
+    this(poller, registry, threads, new FirstPolls(Clock.systemUTC()));
+  }
+
+  /** @param firstPolls when each table added polls first */
+  public PollingService(TablePoller poller, TableRegistry registry, int threads, FirstPolls firstPolls) {
     Objects.requireNonNull(poller, "poller is null");
+    this.firstPolls = Objects.requireNonNull(firstPolls, "firstPolls is null");
     Properties properties = new Properties();
     properties.setProperty("org.quartz.scheduler.instanceName", "tsd-polling-" + UUID.randomUUID());
     properties.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
@@ -77,7 +88,7 @@ public final class PollingService implements TableRegistry.Listener, AutoCloseab
     Trigger trigger = TriggerBuilder.newTrigger()
         .withIdentity(state.table().id(), GROUP)
         // Spread over one interval: with a shorter window every table would poll in the same burst, each interval.
-        .startAt(new Date(System.currentTimeMillis() + ThreadLocalRandom.current().nextLong(intervalMillis + 1)))
+        .startAt(Date.from(firstPolls.next(state.table().pollInterval())))
         .withSchedule(SimpleScheduleBuilder.simpleSchedule()
             .withIntervalInMilliseconds(intervalMillis)
             .repeatForever()
@@ -87,6 +98,17 @@ public final class PollingService implements TableRegistry.Listener, AutoCloseab
       scheduler.scheduleJob(job, trigger);
     } catch (SchedulerException e) {
       throw new IllegalStateException("Cannot schedule polls of table " + state.table().id(), e);
+    }
+  }
+
+  /** When the table's next scheduled poll fires; empty when it is not scheduled. */
+  Optional<Instant> nextPoll(String tableId) {
+    try {
+      return Optional.ofNullable(scheduler.getTrigger(new TriggerKey(tableId, GROUP)))
+          .map(Trigger::getNextFireTime)
+          .map(Date::toInstant);
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("Cannot read the poll schedule of table " + tableId, e);
     }
   }
 

@@ -20,7 +20,8 @@ import java.util.function.Predicate;
 
 /**
  * One poll of one table. Cheap when nothing changed: one listing of the timeline folder compared with the last
- * one; the meta client is reloaded and policies evaluated only on change (or, against the timeline already loaded,
+ * one ({@code hoodie.properties} is read as well when the listing changed, and on every
+ * {@value #PROPERTIES_RECHECK_POLLS}th poll); the meta client is reloaded and policies evaluated only on change (or, against the timeline already loaded,
  * on every poll for time-based compaction triggers and once the live heartbeat of a pending plan that another
  * process holds has expired). On a change the instant files that are new since are read with Hudi's own
  * deserializers ({@link io.huditsd.executors.InstantFileCheck}); one that Hudi cannot read fails the poll, naming the
@@ -33,6 +34,8 @@ import java.util.function.Predicate;
  */
 public final class TablePoller {
   private static final Logger LOG = LoggerFactory.getLogger(TablePoller.class);
+  /** An idle table reads {@code hoodie.properties} on every this many polls; one LIST on the others. */
+  static final int PROPERTIES_RECHECK_POLLS = 10;
 
   private final HudiTables tables;
   private final Configuration hadoopConfiguration;
@@ -92,10 +95,21 @@ public final class TablePoller {
     String basePath = state.table().basePath();
     Optional<PollResult.LoadedTable> known = last.table();
     TimelineFingerprint fingerprint;
+    boolean propertiesRead;
     try {
       String timelinePath = known.map(loaded -> loaded.metaClient().getTimelinePath().toString())
           .orElse(basePath + "/.hoodie");
-      fingerprint = TimelineFingerprint.read(hadoopConfiguration, basePath, timelinePath);
+      TimelineFingerprint.Listing listing = TimelineFingerprint.list(hadoopConfiguration, timelinePath);
+      // hoodie.properties only when the listing moved or a recheck is due: an idle poll is then one LIST on an
+      // object store. Hudi rewrites hoodie.properties together with timeline changes (an upgrade moves or adds
+      // instants, metadata partitions change within a commit); the recheck bounds how late a change made without
+      // one (a CLI edit) is seen.
+      propertiesRead = known.isEmpty() || !listing.equals(known.get().fingerprint().listing())
+          || !now.isBefore(known.get().propertiesCheckedAt().plus(propertiesRecheck(state)));
+      long propertiesStamp = propertiesRead
+          ? TimelineFingerprint.propertiesStamp(hadoopConfiguration, basePath)
+          : known.get().fingerprint().propertiesStamp();
+      fingerprint = TimelineFingerprint.of(listing, propertiesStamp);
     } catch (Exception | LinkageError e) {
       // The timeline could not even be listed: the table counts as not polled.
       return recordFailure(state, last, last.lastPoll(), now, e);
@@ -103,10 +117,11 @@ public final class TablePoller {
     try {
       boolean replan = replanRequests != last.replansServed();
       boolean changed = force || replan || known.isEmpty() || !fingerprint.equals(known.get().fingerprint());
+      Instant propertiesCheckedAt = propertiesRead ? now : known.get().propertiesCheckedAt();
       boolean recheckDue = last.recheckAt().filter(at -> !now.isBefore(at)).isPresent();
       if (!changed && !last.timeTriggered() && !recheckDue) {
         logRecovery(state, last);
-        state.publish(last.unchanged(now));
+        state.publish(propertiesRead ? last.unchanged(now, now) : last.unchanged(now));
         return Result.UNCHANGED;
       }
       // Not changed implies known: the first poll always counts as a change.
@@ -140,13 +155,19 @@ public final class TablePoller {
               config.getCleanerCommitsRetained()))
           : last.backlog();
       logRecovery(state, last);
-      state.publish(new PollResult(Optional.of(new PollResult.LoadedTable(fingerprint, metaClient, config)),
+      state.publish(new PollResult(Optional.of(new PollResult.LoadedTable(fingerprint, metaClient, config,
+              propertiesCheckedAt)),
           Optional.of(now), changed ? Optional.of(now) : last.lastChange(), timeTriggered, recheckAt, failedWrites,
           backlog, PollResult.Failures.NONE, replanRequests));
       return Result.PLANNED;
     } catch (Exception | LinkageError e) {
       return recordFailure(state, last, Optional.of(now), now, e);
     }
+  }
+
+  /** How often an idle table's {@code hoodie.properties} is read again: every {@value #PROPERTIES_RECHECK_POLLS}th poll. */
+  private static Duration propertiesRecheck(TableState state) {
+    return state.table().pollInterval().multipliedBy(PROPERTIES_RECHECK_POLLS);
   }
 
   private TimelineFingerprint timelineFingerprint(String basePath, HoodieTableMetaClient metaClient)

@@ -12,20 +12,56 @@ import java.util.Comparator;
 
 /**
  * What a poll compares: the names and sizes of the files in the table's timeline folder, and the size and
- * modification time of {@code hoodie.properties}. One directory listing and one status call, no file read.
+ * modification time of {@code hoodie.properties}. The two are read apart ({@link #list} and
+ * {@link #propertiesStamp}) so that a poll of an unchanged table can skip the second: on an object store every
+ * call is a billed request, and {@link TablePoller} reads {@code hoodie.properties} only when the listing changed
+ * or a recheck is due.
  *
  * @param entries number of timeline files
  * @param digest hash over the sorted (name, length) pairs
  * @param propertiesStamp length and modification time of {@code hoodie.properties}
  */
 public record TimelineFingerprint(int entries, long digest, long propertiesStamp) {
+  private static final String PROPERTIES = "hoodie.properties";
 
   /**
+   * The timeline listing on its own.
+   *
+   * @param entries number of timeline files
+   * @param digest hash over the sorted (name, length) pairs
+   */
+  public record Listing(int entries, long digest) {
+  }
+
+  public static TimelineFingerprint of(Listing listing, long propertiesStamp) {
+    return new TimelineFingerprint(listing.entries(), listing.digest(), propertiesStamp);
+  }
+
+  /** The listing this fingerprint was made from. */
+  public Listing listing() {
+    return new Listing(entries, digest);
+  }
+
+  /**
+   * One listing and one status call.
+   *
    * @param timelinePath {@code .hoodie/timeline} on table version 8 and later, {@code .hoodie} before
    * @throws FileNotFoundException when the table is gone
    */
   public static TimelineFingerprint read(Configuration hadoopConfiguration, String basePath, String timelinePath)
       throws IOException {
+    return of(list(hadoopConfiguration, timelinePath), propertiesStamp(hadoopConfiguration, basePath));
+  }
+
+  /**
+   * One directory listing of the timeline folder. On S3A {@code listStatus} of a folder that has files is one LIST
+   * request (S3A lists first and probes the path with HEAD requests only when the listing comes back empty;
+   * measured in TestS3PollRequests); {@code listStatusIterator} and {@code listFiles} are no cheaper.
+   *
+   * @param timelinePath {@code .hoodie/timeline} on table version 8 and later, {@code .hoodie} before
+   * @throws FileNotFoundException when the table is gone
+   */
+  public static Listing list(Configuration hadoopConfiguration, String timelinePath) throws IOException {
     Path timeline = new Path(timelinePath);
     FileSystem fileSystem = timeline.getFileSystem(hadoopConfiguration);
     FileStatus[] statuses = fileSystem.listStatus(timeline);
@@ -42,9 +78,20 @@ public record TimelineFingerprint(int entries, long digest, long propertiesStamp
       }
       digest = 31 * digest + name.hashCode();
       digest = 31 * digest + status.getLen();
+      if (name.startsWith(PROPERTIES)) {
+        // Before table version 8 the timeline is .hoodie itself: an update of hoodie.properties (or its backup)
+        // changes the listing even when the length stays the same.
+        digest = 31 * digest + status.getModificationTime();
+      }
       files++;
     }
-    FileStatus properties = fileSystem.getFileStatus(new Path(new Path(basePath, ".hoodie"), "hoodie.properties"));
-    return new TimelineFingerprint(files, digest, properties.getLen() * 1_000_003L + properties.getModificationTime());
+    return new Listing(files, digest);
+  }
+
+  /** One status call (a HEAD request on S3A): the length and modification time of {@code hoodie.properties}. */
+  public static long propertiesStamp(Configuration hadoopConfiguration, String basePath) throws IOException {
+    Path path = new Path(new Path(basePath, ".hoodie"), PROPERTIES);
+    FileStatus properties = path.getFileSystem(hadoopConfiguration).getFileStatus(path);
+    return properties.getLen() * 1_000_003L + properties.getModificationTime();
   }
 }

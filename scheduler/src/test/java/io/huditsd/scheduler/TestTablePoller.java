@@ -7,6 +7,7 @@ import io.huditsd.executors.LocalTables;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkerPool;
 import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.HoodieTableConfig;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.junit.jupiter.api.AfterEach;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -120,6 +122,70 @@ class TestTablePoller {
     // The daemon's own plan does not count as a change on the next poll.
     assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
     assertThat(pool.snapshot()).hasSize(1);
+  }
+
+  /** A change of hoodie.properties alone, as a CLI edit would make it: the timeline stays as it was. */
+  private void editHoodieProperties(ServicedTable table) {
+    HoodieTableMetaClient metaClient = hudiTables.metaClient(table.basePath());
+    Properties update = new Properties();
+    update.setProperty("hoodie.tsd.test.edit", "1");
+    HoodieTableConfig.update(metaClient.getStorage(), metaClient.getMetaPath(), update);
+  }
+
+  @Test
+  void anIdleTableReadsHoodiePropertiesOnlyOnEveryTenthPoll() throws IOException {
+    ServicedTable table = mor("orders", Map.of());
+    TableState state = new TableState(table);
+    poller.poll(state, false);
+    HoodieTableMetaClient loaded = state.snapshot().metaClient().orElseThrow();
+
+    editHoodieProperties(table);
+
+    // Between rechecks a poll lists the timeline alone, so the edit is not seen yet.
+    for (int poll = 1; poll < TablePoller.PROPERTIES_RECHECK_POLLS; poll++) {
+      clock.advance(table.pollInterval());
+      assertThat(poller.poll(state, false)).as("poll %d", poll).isEqualTo(TablePoller.Result.UNCHANGED);
+    }
+    assertThat(state.snapshot().metaClient()).containsSame(loaded);
+
+    clock.advance(table.pollInterval());
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(state.snapshot().metaClient().orElseThrow()).isNotSameAs(loaded);
+    clock.advance(table.pollInterval());
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
+  }
+
+  @Test
+  void aHoodiePropertiesChangeWithATimelineChangeIsSeenOnTheNextPoll() throws IOException {
+    ServicedTable table = mor("orders", Map.of());
+    TableState state = new TableState(table);
+    poller.poll(state, false);
+
+    editHoodieProperties(table);
+    // The writer's next commit moves the timeline: the poll reads hoodie.properties with it.
+    localTables.upsert(table, 0, 5, 2);
+    clock.advance(table.pollInterval());
+
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(state.snapshot().metaClient().orElseThrow().getTableConfig().getProps()
+        .getProperty("hoodie.tsd.test.edit")).isEqualTo("1");
+  }
+
+  @Test
+  void beforeVersion8AHoodiePropertiesEditIsSeenOnTheNextPoll() throws IOException {
+    // Version 6 keeps hoodie.properties in the timeline folder (.hoodie): the listing itself shows the edit.
+    ServicedTable table = localTables.create(directory.resolve("orders6"), HoodieTableType.MERGE_ON_READ, 6,
+        Map.of());
+    localTables.upsert(table, 0, 10, 1);
+    TableState state = new TableState(table);
+    poller.poll(state, false);
+    HoodieTableMetaClient loaded = state.snapshot().metaClient().orElseThrow();
+
+    editHoodieProperties(table);
+    clock.advance(table.pollInterval());
+
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(state.snapshot().metaClient().orElseThrow()).isNotSameAs(loaded);
   }
 
   @Test
