@@ -111,8 +111,8 @@ if [ "$store" = s3 ]; then
   tables_root=s3a://bench/tables
   target_path=s3a://bench/target/bench-target
   discovery_interval=1h
-  # Polls only read; Hudi's in-process lock is accepted with a warning until the S3 storage lock is the default.
-  lock="hoodie.write.lock.provider: org.apache.hudi.client.transaction.lock.InProcessLockProvider"
+  # No lock named: s3a tables get the daemon's S3 storage lock by default (idle polls do not take it).
+  lock="hoodie.tsd.bench: s3"
 else
   for i in $(seq 1 $((tables - 1))); do
     cp -a "$dir/template" "$dir/tables/$(printf 't%04d' "$i")"
