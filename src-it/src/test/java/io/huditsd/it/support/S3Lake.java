@@ -28,11 +28,21 @@ public final class S3Lake implements AutoCloseable {
     this.hadoopConfDir = hadoopConfDir;
   }
 
-  /** Starts S3Mock with {@code bucket} under {@code work} and writes {@code work/hadoop-conf/core-site.xml}. */
+  /**
+   * Starts S3Mock with an empty {@code bucket} under {@code work} and writes {@code work/hadoop-conf/core-site.xml}.
+   * What an earlier run left in the store is deleted first: S3Mock serves it again, and a table written over an
+   * earlier one mixes their timelines and metadata tables.
+   */
   public static S3Lake start(Path work, String bucket) {
     Objects.requireNonNull(work, "work is null");
     Objects.requireNonNull(bucket, "bucket is null");
-    S3MockServer server = S3MockServer.start(work.resolve("s3mock"), bucket);
+    Path root = work.resolve("s3mock");
+    try {
+      TrackedTable.deleteRecursively(root);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    S3MockServer server = S3MockServer.start(root, bucket);
     try {
       Path conf = Files.createDirectories(work.resolve("hadoop-conf"));
       Files.writeString(conf.resolve("core-site.xml"), server.coreSiteXml());
