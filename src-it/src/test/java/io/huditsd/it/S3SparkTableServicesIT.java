@@ -67,9 +67,10 @@ class S3SparkTableServicesIT {
   static void start() throws Exception {
     work = Tsd.workDirectory("S3SparkTableServicesIT");
     lake = S3Lake.start(work, "lake");
-    // The lock Spark and the daemon share. When the daemon's default lock on s3a tables is the S3 storage lock
-    // (io.huditsd.lock.S3StorageLockProvider), this line becomes: lock = SharedLock.s3Storage();
-    lock = SharedLock.zookeeper();
+    // The lock Spark and the daemon share: the daemon's default on s3a tables, the S3 storage lock
+    // (io.huditsd.lock.S3StorageLockProvider, which the writer names). For ZooKeeper instead (curator-test, named on
+    // both sides): lock = SharedLock.zookeeper();
+    lock = SharedLock.s3Storage();
     spark = SparkPeer.start(work.resolve("spark"), lake.sparkConf());
   }
 
@@ -140,6 +141,8 @@ class S3SparkTableServicesIT {
           .noneSatisfy(run -> assertThat(String.valueOf(run.get("status"))).isEqualToIgnoringCase("failed"));
     }
 
+    lock.assertTaken(mor.basePath(), "s3_mor", lake.hadoop());
+    lock.assertTaken(cow.basePath(), "s3_cow", lake.hadoop());
     TableChecks.nothingPending(morReader);
     TableChecks.nothingPending(cowReader);
     TableChecks.metadataTableInSync(morReader);
@@ -199,6 +202,7 @@ class S3SparkTableServicesIT {
         .contains("service=compaction instant=" + compaction + " status=succeeded")
         .contains("service=clustering instant=" + clustering + " status=succeeded");
     assertServiced(reader, first, HoodieTimeline.REPLACE_COMMIT_ACTION);
+    lock.assertTaken(table.basePath(), "s3_once", lake.hadoop());
     TableChecks.nothingPending(reader);
     TableChecks.metadataTableInSync(reader);
     RowDiff.assertSameRows("Spark snapshot after once on S3", expected, table.snapshot());

@@ -2,10 +2,18 @@ package io.huditsd.it.support;
 
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The lock a Spark writer and the daemon share on a table: the keys each side is configured with. A test picks one
@@ -18,6 +26,13 @@ public interface SharedLock extends AutoCloseable {
 
   /** What the daemon's {@code hoodie:} keys add; empty when the daemon's default lock for the table is the one. */
   Map<String, String> daemonKeys();
+
+  /**
+   * Fails unless the lock of the table {@code tableName} at {@code basePath} was taken: its ZooKeeper node, or the
+   * lock object {@code .hoodie/.locks/table_lock.json} (Hudi's storage lock releases by marking it expired, not by
+   * deleting it).
+   */
+  void assertTaken(String basePath, String tableName, Configuration hadoop) throws Exception;
 
   @Override
   void close() throws IOException;
@@ -50,6 +65,23 @@ public interface SharedLock extends AutoCloseable {
       }
 
       @Override
+      public void assertTaken(String basePath, String tableName, Configuration hadoop) throws Exception {
+        String node = "/hudi/s3-locks/" + tableName;
+        CountDownLatch connected = new CountDownLatch(1);
+        ZooKeeper client = new ZooKeeper(server.getConnectString(), 10_000, event -> {
+          if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+            connected.countDown();
+          }
+        });
+        try {
+          assertThat(connected.await(10, TimeUnit.SECONDS)).as("connected to ZooKeeper").isTrue();
+          assertThat(client.exists(node, false)).as("ZooKeeper lock node %s", node).isNotNull();
+        } finally {
+          client.close();
+        }
+      }
+
+      @Override
       public void close() throws IOException {
         server.close();
       }
@@ -74,6 +106,12 @@ public interface SharedLock extends AutoCloseable {
       @Override
       public Map<String, String> daemonKeys() {
         return Map.of();
+      }
+
+      @Override
+      public void assertTaken(String basePath, String tableName, Configuration hadoop) throws IOException {
+        Path lockFile = new Path(basePath, ".hoodie/.locks/table_lock.json");
+        assertThat(lockFile.getFileSystem(hadoop).exists(lockFile)).as("the S3 lock object %s", lockFile).isTrue();
       }
 
       @Override
