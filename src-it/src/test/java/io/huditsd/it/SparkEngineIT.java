@@ -8,6 +8,7 @@ import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.SparkPeer;
 import io.huditsd.it.support.SparkStandalone;
 import io.huditsd.it.support.SparkTable;
+import io.huditsd.it.support.TableChecks;
 import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.TableReader.Listing;
 import io.huditsd.it.support.TrackedTable;
@@ -30,7 +31,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import static io.huditsd.it.support.TrackedTable.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -84,13 +84,13 @@ class SparkEngineIT {
     Path work = Tsd.workDirectory("SparkEngineIT/compaction-and-copy");
     SparkTable mor = SparkTable.create(spark, work.resolve("spark_mor"), "MERGE_ON_READ",
         TrackedTable.MOR_WRITER_KEYS);
-    writeSmallFiles(mor);
+    mor.insertInCommits(INSERT_COMMITS, ROWS_PER_COMMIT);
     mor.upsert(IntStream.range(0, INSERT_COMMITS * ROWS_PER_COMMIT).filter(number -> number % 3 == 0)
         .mapToObj(number -> TrackedTable.row(number, 2_000, "v2")).toList());
     Map<String, PeerRow> morExpected = mor.expected();
     SparkTable copy = SparkTable.create(spark, work.resolve("spark_cow_copy"), "COPY_ON_WRITE",
         Map.of("hoodie.parquet.small.file.limit", "0"));
-    writeSmallFiles(copy);
+    copy.insertInCommits(INSERT_COMMITS, ROWS_PER_COMMIT);
     Map<String, PeerRow> copyExpected = copy.expected();
     TableReader copyReader = new TableReader(copy.basePath());
     Map<String, Integer> inputChunks = ColumnChunks.digests(Path.of(copy.basePath()),
@@ -148,18 +148,18 @@ class SparkEngineIT {
               + "result=\"succeeded\",engine=\"spark\"") && line.endsWith(" 1.0"));
     }
 
-    nothingPending(morReader);
-    nothingPending(copyReader);
+    TableChecks.nothingPending(morReader);
+    TableChecks.nothingPending(copyReader);
     RowDiff.assertSameRows("Spark snapshot after the compaction on Spark", morExpected, mor.snapshot());
     RowDiff.assertSameRows("Spark read_optimized after the compaction on Spark", morExpected, mor.readOptimized());
-    metadataTableInSync(morReader);
+    TableChecks.metadataTableInSync(morReader);
     List<String> clustered = copyReader.latestBaseFiles(Listing.STORAGE);
     assertThat(clustered).as("one base file per partition").hasSize(TrackedTable.PARTITIONS.size());
     assertThat(ColumnChunks.digests(Path.of(copy.basePath()), clustered))
         .as("column chunks of the clustered files are the inputs' bytes (copied, not rewritten)")
         .isEqualTo(inputChunks);
     RowDiff.assertSameRows("Spark snapshot after the binary copy on Spark", copyExpected, copy.snapshot());
-    metadataTableInSync(copyReader);
+    TableChecks.metadataTableInSync(copyReader);
   }
 
   @Test
@@ -167,7 +167,7 @@ class SparkEngineIT {
     Path work = Tsd.workDirectory("SparkEngineIT/rewrite");
     SparkTable table = SparkTable.create(spark, work.resolve("spark_cow"), "COPY_ON_WRITE",
         Map.of("hoodie.parquet.small.file.limit", "0"));
-    writeSmallFiles(table);
+    table.insertInCommits(INSERT_COMMITS, ROWS_PER_COMMIT);
     Map<String, PeerRow> expected = table.expected();
     TableReader reader = new TableReader(table.basePath());
     String tables = """
@@ -225,7 +225,7 @@ class SparkEngineIT {
           .allSatisfy(run -> assertThat(run.get("sparkAppId")).as("%s", run).isNull());
     }
 
-    HoodieTimeline timeline = nothingPending(reader);
+    HoodieTimeline timeline = TableChecks.nothingPending(reader);
     assertThat(timeline.getRollbackTimeline().filterCompletedInstants().countInstants())
         .as("rollbacks: only that of the cancelled attempt").isEqualTo(1);
     assertThat(driverLogs(work, "spark_cow", instant)).as("submissions of clustering %s", instant).hasSize(2);
@@ -234,14 +234,9 @@ class SparkEngineIT {
     assertThat(driverLog(work, "spark_cow", instant)).as("driver log of the completed rewrite")
         .contains("SparkSortAndSizeExecutionStrategy");
     RowDiff.assertSameRows("Spark snapshot after the rewrite on Spark", expected, table.snapshot());
-    metadataTableInSync(reader);
+    TableChecks.metadataTableInSync(reader);
   }
 
-  private static void writeSmallFiles(SparkTable table) {
-    for (int commit = 0; commit < INSERT_COMMITS; commit++) {
-      table.insert(rows(commit * ROWS_PER_COMMIT, (commit + 1) * ROWS_PER_COMMIT, 1_000, "v1"));
-    }
-  }
 
   /** A daemon servicing {@code tableEntries} with every plan placed on Spark, once REST lists {@code ids}. */
   private static Daemon startDaemon(Path work, String name, int adminPort, String tableEntries, String... ids)
@@ -333,16 +328,7 @@ class SparkEngineIT {
         .map(HoodieInstant::requestedTime).findFirst();
   }
 
-  private static HoodieTimeline nothingPending(TableReader reader) {
-    HoodieTimeline timeline = reader.metaClient().getActiveTimeline();
-    assertThat(timeline.filterInflightsAndRequested().getInstants()).as("pending instants").isEmpty();
-    return timeline;
-  }
 
-  private static void metadataTableInSync(TableReader reader) {
-    assertThat(reader.latestBaseFiles(Listing.METADATA_TABLE)).as("latest base files listed from the metadata table")
-        .containsExactlyInAnyOrderElementsOf(reader.latestBaseFiles(Listing.STORAGE));
-  }
 
   /** The run of {@code instant} on Spark whose application is in {@code sparkState}. */
   private static Optional<Map<String, Object>> sparkRun(DaemonApi api, String instant, String sparkState) {

@@ -11,6 +11,7 @@ import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.SparkPeer;
 import io.huditsd.it.support.SparkStandalone;
 import io.huditsd.it.support.SparkTable;
+import io.huditsd.it.support.TableChecks;
 import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.TableReader.Listing;
 import io.huditsd.it.support.TrackedTable;
@@ -44,7 +45,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import static io.huditsd.it.support.TrackedTable.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -99,7 +99,7 @@ class SparkRunnerIT {
     Path work = Tsd.workDirectory("SparkRunnerIT/mor");
     SparkTable table = SparkTable.create(spark, work.resolve("spark_mor"), "MERGE_ON_READ",
         TrackedTable.MOR_WRITER_KEYS);
-    writeSmallFiles(table);
+    table.insertInCommits(INSERT_COMMITS, ROWS_PER_COMMIT);
     // Updates of every third key go to log files.
     table.upsert(IntStream.range(0, INSERT_COMMITS * ROWS_PER_COMMIT).filter(number -> number % 3 == 0)
         .mapToObj(number -> TrackedTable.row(number, 2_000, "v2")).toList());
@@ -115,7 +115,7 @@ class SparkRunnerIT {
         .as("compaction %s committed", instant).isTrue();
     RowDiff.assertSameRows("Spark snapshot after the runner compacted", expected, table.snapshot());
     RowDiff.assertSameRows("Spark read_optimized after the runner compacted", expected, table.readOptimized());
-    metadataTableInSync(table);
+    TableChecks.metadataTableInSync(new TableReader(table.basePath()));
   }
 
   @Test
@@ -123,7 +123,7 @@ class SparkRunnerIT {
     Path work = Tsd.workDirectory("SparkRunnerIT/cow-rewrite");
     SparkTable table = SparkTable.create(spark, work.resolve("spark_cow"), "COPY_ON_WRITE",
         Map.of("hoodie.parquet.small.file.limit", "0"));
-    writeSmallFiles(table);
+    table.insertInCommits(INSERT_COMMITS, ROWS_PER_COMMIT);
     table.upsert(IntStream.range(0, INSERT_COMMITS * ROWS_PER_COMMIT).filter(number -> number % 4 == 0)
         .mapToObj(number -> TrackedTable.row(number, 2_000, "v2")).toList());
     Map<String, PeerRow> expected = table.expected();
@@ -154,7 +154,7 @@ class SparkRunnerIT {
         .hasSize(TrackedTable.PARTITIONS.size())
         .allMatch(file -> file.contains(instant));
     RowDiff.assertSameRows("Spark snapshot after the killed clustering was completed", expected, table.snapshot());
-    metadataTableInSync(table);
+    TableChecks.metadataTableInSync(new TableReader(table.basePath()));
   }
 
   @Test
@@ -162,7 +162,7 @@ class SparkRunnerIT {
     Path work = Tsd.workDirectory("SparkRunnerIT/cow-copy");
     SparkTable table = SparkTable.create(spark, work.resolve("spark_cow_copy"), "COPY_ON_WRITE",
         Map.of("hoodie.parquet.small.file.limit", "0"));
-    writeSmallFiles(table);
+    table.insertInCommits(INSERT_COMMITS, ROWS_PER_COMMIT);
     Map<String, PeerRow> expected = table.expected();
     TableReader reader = new TableReader(table.basePath());
     Map<String, Integer> inputChunks = ColumnChunks.digests(Path.of(table.basePath()),
@@ -185,14 +185,9 @@ class SparkRunnerIT {
         .as("column chunks of the clustered files are the inputs' bytes (copied, not rewritten)")
         .isEqualTo(inputChunks);
     RowDiff.assertSameRows("Spark snapshot after the runner binary-copied", expected, table.snapshot());
-    metadataTableInSync(table);
+    TableChecks.metadataTableInSync(new TableReader(table.basePath()));
   }
 
-  private static void writeSmallFiles(SparkTable table) {
-    for (int commit = 0; commit < INSERT_COMMITS; commit++) {
-      table.insert(rows(commit * ROWS_PER_COMMIT, (commit + 1) * ROWS_PER_COMMIT, 1_000, "v1"));
-    }
-  }
 
   private static ServicedTable serviced(String id, SparkTable table, Map<String, String> keys) {
     return new ServicedTable(id, table.basePath(), Set.of(ServiceType.COMPACTION, ServiceType.CLUSTERING),
@@ -276,9 +271,4 @@ class SparkRunnerIT {
     return timeline;
   }
 
-  private static void metadataTableInSync(SparkTable table) {
-    TableReader reader = new TableReader(table.basePath());
-    assertThat(reader.latestBaseFiles(Listing.METADATA_TABLE)).as("latest base files listed from the metadata table")
-        .containsExactlyInAnyOrderElementsOf(reader.latestBaseFiles(Listing.STORAGE));
-  }
 }

@@ -39,11 +39,16 @@ public final class ColumnChunks {
    * @param files paths relative to {@code basePath} ({@code partition/name})
    */
   public static Map<String, Integer> digests(java.nio.file.Path basePath, List<String> files) {
+    return digests(basePath.toUri().toString(), HADOOP, files);
+  }
+
+  /** As {@link #digests(java.nio.file.Path, List)} for a table at a Hadoop URI ({@code s3a://...}). */
+  public static Map<String, Integer> digests(String basePath, Configuration hadoop, List<String> files) {
     Map<String, Integer> digests = new HashMap<>();
     for (String file : files) {
-      Path path = new Path(basePath.resolve(file).toUri());
-      try (FSDataInputStream in = path.getFileSystem(HADOOP).open(path)) {
-        for (BlockMetaData block : ParquetFileReader.readFooter(HadoopInputFile.fromPath(path, HADOOP),
+      Path path = new Path(new Path(basePath), file);
+      try (FSDataInputStream in = path.getFileSystem(hadoop).open(path)) {
+        for (BlockMetaData block : ParquetFileReader.readFooter(HadoopInputFile.fromPath(path, hadoop),
             ParquetMetadataConverter.NO_FILTER).getBlocks()) {
           for (ColumnChunkMetaData chunk : block.getColumns()) {
             if (chunk.getPath().toDotString().equals("_hoodie_file_name")) {

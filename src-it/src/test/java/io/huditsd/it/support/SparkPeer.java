@@ -79,10 +79,25 @@ public final class SparkPeer implements AutoCloseable {
 
   /** Starts a peer working under {@code work} and waits until its Spark session is up. */
   public static SparkPeer start(Path work) throws InterruptedException {
+    return start(work, Map.of());
+  }
+
+  /**
+   * Starts a peer whose Spark session also has {@code sparkConf} ({@code spark.*} keys, e.g. the
+   * {@code spark.hadoop.fs.s3a.*} keys of an S3 store): passed as {@code -D} system properties, which a
+   * {@code SparkConf} loads as spark-submit's {@code --conf} would.
+   */
+  public static SparkPeer start(Path work, Map<String, String> sparkConf) throws InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(javaExecutable());
     command.add("-Xmx2g");
     command.addAll(JAVA_17_FLAGS);
+    sparkConf.forEach((key, value) -> {
+      if (!key.startsWith("spark.")) {
+        throw new IllegalArgumentException("not a Spark key: " + key);
+      }
+      command.add("-D" + key + "=" + value);
+    });
     command.add("-cp");
     command.add(classpath());
     command.add("io.huditsd.sparkpeer.SparkPeer");

@@ -53,8 +53,17 @@ public final class SparkTable {
       throws IOException {
     deleteRecursively(basePath);
     Files.createDirectories(basePath.getParent());
+    return create(spark, basePath.toString(), tableType, writerOptions);
+  }
+
+  /**
+   * A new table at a Hadoop URI ({@code s3a://bucket/name}), named after its last path segment; nothing is
+   * deleted there, so the location must be new (a bucket of the test's own).
+   */
+  public static SparkTable create(SparkPeer spark, String basePath, String tableType,
+                                  Map<String, String> writerOptions) {
     Map<String, String> options = new LinkedHashMap<>();
-    options.put("hoodie.table.name", basePath.getFileName().toString());
+    options.put("hoodie.table.name", basePath.substring(basePath.lastIndexOf('/') + 1));
     options.put("hoodie.datasource.write.table.type", tableType);
     options.put("hoodie.datasource.write.recordkey.field", "id");
     options.put("hoodie.datasource.write.partitionpath.field", "partition");
@@ -69,7 +78,7 @@ public final class SparkTable {
     options.put("hoodie.upsert.shuffle.parallelism", "2");
     options.put("hoodie.delete.shuffle.parallelism", "2");
     options.putAll(writerOptions);
-    return new SparkTable(spark, basePath.toString(), options);
+    return new SparkTable(spark, basePath, options);
   }
 
   public String basePath() {
@@ -84,6 +93,16 @@ public final class SparkTable {
   /** From now on every row written carries the new column {@code note}: schema evolution on write. */
   public void addNoteColumn() {
     withNote = true;
+  }
+
+  /**
+   * {@code commits} inserts of {@code rowsPerCommit} new keys each (keys 0, 1, ... in order, ts 1000, name v1): with
+   * {@code hoodie.parquet.small.file.limit=0} one new small base file per partition and commit, for clustering.
+   */
+  public void insertInCommits(int commits, int rowsPerCommit) {
+    for (int commit = 0; commit < commits; commit++) {
+      insert(TrackedTable.rows(commit * rowsPerCommit, (commit + 1) * rowsPerCommit, 1_000, "v1"));
+    }
   }
 
   /** Inserts new keys ({@code insert} operation, no index lookup). */

@@ -64,8 +64,13 @@ public final class TableReader {
   private final StorageConfiguration<Configuration> storageConfiguration;
 
   public TableReader(String basePath) {
+    this(basePath, new Configuration());
+  }
+
+  /** A reader with its own Hadoop configuration (the S3A keys of a table on an object store, say). */
+  public TableReader(String basePath, Configuration hadoop) {
     this.basePath = Objects.requireNonNull(basePath, "basePath is null");
-    this.storageConfiguration = new HadoopStorageConfiguration(new Configuration());
+    this.storageConfiguration = new HadoopStorageConfiguration(Objects.requireNonNull(hadoop, "hadoop is null"));
   }
 
   /** A freshly loaded meta client of the table. */

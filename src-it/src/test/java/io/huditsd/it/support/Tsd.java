@@ -103,8 +103,17 @@ public final class Tsd {
 
   /** Runs {@code arguments} to completion, failing the test if it takes longer than {@code timeout}. */
   public static Finished run(Path logs, Duration timeout, String... arguments) throws InterruptedException {
+    return run(logs, timeout, null, arguments);
+  }
+
+  /**
+   * As {@link #run(Path, Duration, String...)} with {@code hadoopConfDir} (core-site.xml) first on the class path,
+   * as {@code bin/tsd} puts {@code HADOOP_CONF_DIR}.
+   */
+  public static Finished run(Path logs, Duration timeout, Path hadoopConfDir, String... arguments)
+      throws InterruptedException {
     long start = System.nanoTime();
-    Process process = start(logs, arguments);
+    Process process = start(logs, hadoopConfDir, arguments);
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly();
       process.waitFor(30, TimeUnit.SECONDS);
@@ -117,7 +126,12 @@ public final class Tsd {
 
   /** Starts a long-running process (the daemon). */
   public static Running startDaemon(Path logs, String... arguments) {
-    return new Running(start(logs, arguments), logs);
+    return new Running(start(logs, null, arguments), logs);
+  }
+
+  /** Starts the daemon with {@code hadoopConfDir} (core-site.xml) first on its class path, as {@code bin/tsd} does. */
+  public static Running startDaemon(Path logs, Path hadoopConfDir, String... arguments) {
+    return new Running(start(logs, Objects.requireNonNull(hadoopConfDir, "hadoopConfDir is null"), arguments), logs);
   }
 
   /** Starts {@code main} of the test sources in a child JVM on the test class path (a writer, say). */
@@ -136,15 +150,23 @@ public final class Tsd {
     }
   }
 
-  private static Process start(Path logs, String... arguments) {
+  /** {@code java -jar hudi-tsd.jar}, or with a Hadoop configuration directory {@code java -cp DIR:hudi-tsd.jar}. */
+  private static Process start(Path logs, Path hadoopConfDir, String... arguments) {
     List<String> command = new ArrayList<>();
     command.add(javaExecutable());
     command.add("-Xmx1g");
     // As bin/tsd: Hudi sizes records with JOL, which attaches to its own JVM.
     command.add("-Djdk.attach.allowAttachSelf=true");
     command.add("-Djol.skipHotspotSAAttach=true");
-    command.add("-jar");
-    command.add(jar().toString());
+    if (hadoopConfDir == null) {
+      command.add("-jar");
+      command.add(jar().toString());
+    } else {
+      // The jar's manifest Class-Path (lib/) still applies to a jar named on -cp.
+      command.add("-cp");
+      command.add(hadoopConfDir.toAbsolutePath() + java.io.File.pathSeparator + jar());
+      command.add("io.huditsd.api.TsdApplication");
+    }
     command.addAll(List.of(arguments));
     try {
       Files.createDirectories(logs.getParent());
