@@ -23,6 +23,7 @@ import java.util.Comparator;
  */
 public record TimelineFingerprint(int entries, long digest, long propertiesStamp) {
   private static final String PROPERTIES = "hoodie.properties";
+  private static final String BACKUP_SUFFIX = ".backup";
 
   /**
    * The timeline listing on its own.
@@ -88,10 +89,26 @@ public record TimelineFingerprint(int entries, long digest, long propertiesStamp
     return new Listing(files, digest);
   }
 
-  /** One status call (a HEAD request on S3A): the length and modification time of {@code hoodie.properties}. */
+  /**
+   * One status call (a HEAD request on S3A): the length and modification time of {@code hoodie.properties}. Hudi
+   * rewrites that file by writing {@code hoodie.properties.backup}, deleting the file and writing it again; a poll in
+   * between (a real window on object stores) takes the backup's stamp, as Hudi's own reader falls back to the backup.
+   *
+   * @throws FileNotFoundException when neither exists
+   */
   public static long propertiesStamp(Configuration hadoopConfiguration, String basePath) throws IOException {
     Path path = new Path(new Path(basePath, ".hoodie"), PROPERTIES);
-    FileStatus properties = path.getFileSystem(hadoopConfiguration).getFileStatus(path);
+    FileSystem fileSystem = path.getFileSystem(hadoopConfiguration);
+    FileStatus properties;
+    try {
+      properties = fileSystem.getFileStatus(path);
+    } catch (FileNotFoundException missing) {
+      try {
+        properties = fileSystem.getFileStatus(path.suffix(BACKUP_SUFFIX));
+      } catch (FileNotFoundException noBackup) {
+        throw missing;
+      }
+    }
     return properties.getLen() * 1_000_003L + properties.getModificationTime();
   }
 }

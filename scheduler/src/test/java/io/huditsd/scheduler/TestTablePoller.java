@@ -171,6 +171,25 @@ class TestTablePoller {
         .getProperty("hoodie.tsd.test.edit")).isEqualTo("1");
   }
 
+  /**
+   * Hudi rewrites hoodie.properties by writing hoodie.properties.backup, deleting the file and writing it again; on an
+   * object store a reader in between finds only the backup (seen on S3 while an index build added a partition).
+   */
+  @Test
+  void aPollBetweenHudisDeleteAndRewriteOfHoodiePropertiesReadsTheBackup() throws IOException {
+    ServicedTable table = mor("orders", Map.of());
+    TableState state = new TableState(table);
+    poller.poll(state, false);
+    localTables.upsert(table, 0, 5, 2);
+    Path properties = directory.resolve("orders").resolve(".hoodie").resolve("hoodie.properties");
+    Files.move(properties, properties.resolveSibling("hoodie.properties.backup"));
+    clock.advance(table.pollInterval());
+
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(state.snapshot().metaClient().orElseThrow().getTableConfig().getTableVersion().versionCode())
+        .isEqualTo(9);
+  }
+
   @Test
   void beforeVersion8AHoodiePropertiesEditIsSeenOnTheNextPoll() throws IOException {
     // Version 6 keeps hoodie.properties in the timeline folder (.hoodie): the listing itself shows the edit.
