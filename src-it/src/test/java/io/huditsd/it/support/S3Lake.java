@@ -2,9 +2,11 @@ package io.huditsd.it.support;
 
 import io.huditsd.testing.s3.S3MockServer;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -84,6 +86,23 @@ public final class S3Lake implements AutoCloseable {
 
   @Override
   public void close() {
-    server.close();
+    try {
+      closeCachedFileSystem(bucket, hadoop());
+    } finally {
+      server.close();
+    }
+  }
+
+  /**
+   * Closes this JVM's cached S3A file system of {@code bucket}. Hadoop caches file systems by scheme and bucket, not
+   * by endpoint: without this, the next test class in the same JVM with its own S3Mock (another port) and a bucket of
+   * the same name would reach it through this one's endpoint (connection refused once this server stopped).
+   */
+  public static void closeCachedFileSystem(String bucket, Configuration configuration) {
+    try {
+      FileSystem.get(URI.create("s3a://" + bucket + "/"), configuration).close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot close the cached file system of s3a://" + bucket, e);
+    }
   }
 }
