@@ -28,6 +28,7 @@ public class TsdConfiguration extends Configuration {
   private HealthThresholds tableHealth = HealthThresholds.defaults();
   private HaConfig ha;
   private SparkConfig spark;
+  private CommitCallbackConfig commitCallbacks;
 
   /** Explicitly listed tables with their overrides. */
   @JsonProperty
@@ -152,6 +153,17 @@ public class TsdConfiguration extends Configuration {
   @JsonProperty
   public void setSpark(SparkConfig spark) {
     this.spark = spark;
+  }
+
+  /** Writers' HTTP commit callbacks (issue 20); absent: no callback endpoint, polls only. */
+  @JsonProperty
+  public Optional<CommitCallbackConfig> getCommitCallbacks() {
+    return Optional.ofNullable(commitCallbacks);
+  }
+
+  @JsonProperty
+  public void setCommitCallbacks(CommitCallbackConfig commitCallbacks) {
+    this.commitCallbacks = commitCallbacks;
   }
 
   /**

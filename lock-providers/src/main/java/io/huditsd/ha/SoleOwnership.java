@@ -36,6 +36,11 @@ final class SoleOwnership implements TableOwnership {
   }
 
   @Override
+  public void requestPoll(String tableId) {
+    // Every table is this replica's: it polls them itself, nobody else to ask.
+  }
+
+  @Override
   public long changes() {
     return 0;
   }

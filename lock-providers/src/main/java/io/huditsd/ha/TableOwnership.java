@@ -13,6 +13,13 @@ public interface TableOwnership extends AutoCloseable {
     void gained(String tableId);
 
     void lost(String tableId);
+
+    /**
+     * Another replica asked this one, the table's owner, to poll {@code tableId} soon ({@link #requestPoll}), for
+     * instance after a writer's commit callback reached that replica.
+     */
+    default void pollRequested(String tableId) {
+    }
   }
 
   String replicaId();
@@ -28,6 +35,13 @@ public interface TableOwnership extends AutoCloseable {
 
   /** This replica no longer services {@code tableId}; it gives up ownership. */
   void untrack(String tableId);
+
+  /**
+   * Asks the replica that owns {@code tableId} to poll it soon; its listeners hear {@link Listener#pollRequested}.
+   * Best effort and never blocking for long: a request lost on the way only means the table waits for its next
+   * scheduled poll. Called for tables this replica does not own (its own it polls itself).
+   */
+  void requestPoll(String tableId);
 
   /** Tables gained plus tables lost by this replica since it started. */
   long changes();

@@ -324,6 +324,13 @@ public final class ZookeeperOwnership implements TableOwnership {
   }
 
   @Override
+  public void requestPoll(String tableId) {
+    // Skeleton for issue 20: the ZooKeeper request (helper cbha) replaces this; until then the owner polls on its
+    // own schedule.
+    LOG.debug("Poll request for table {} not forwarded yet", tableId);
+  }
+
+  @Override
   public long changes() {
     return changes.get();
   }

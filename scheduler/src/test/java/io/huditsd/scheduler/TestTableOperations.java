@@ -281,6 +281,10 @@ class TestTableOperations {
     }
 
     @Override
+    public void requestPoll(String tableId) {
+    }
+
+    @Override
     public long changes() {
       return 0;
     }
