@@ -110,6 +110,11 @@ public final class SparkTable {
     write(rows, "insert", Map.of());
   }
 
+  /** Inserts with options over the table's own for this write only. */
+  public void insert(List<SampleRow> rows, Map<String, String> extraOptions) {
+    write(rows, "insert", extraOptions);
+  }
+
   /** Upserts; rows with {@code deleted} set are deletes through {@code _hoodie_is_deleted}. */
   public void upsert(List<SampleRow> rows) {
     write(rows, "upsert", Map.of());
