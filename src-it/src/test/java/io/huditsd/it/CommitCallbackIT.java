@@ -19,10 +19,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.huditsd.it.support.TrackedTable.concat;
 import static io.huditsd.it.support.TrackedTable.deletes;
@@ -65,10 +67,12 @@ class CommitCallbackIT {
         "hoodie.write.commit.callback.http.url", "http://127.0.0.1:" + port + "/v1/hoodie/commit-callback",
         "hoodie.write.commit.callback.http.api.key", KEY,
         "hoodie.write.commit.callback.http.timeout.seconds", "10");
-    tables = Map.of(
-        "cb_mor", SparkTable.create(spark, tablesDirectory.resolve("cb_mor"), "MERGE_ON_READ", writer),
-        "cb_refused", SparkTable.create(spark, tablesDirectory.resolve("cb_refused"), "MERGE_ON_READ", writer),
-        "cb_flood", SparkTable.create(spark, tablesDirectory.resolve("cb_flood"), "MERGE_ON_READ", writer));
+    // In this order in tsd.yml: the daemon's first regular polls come at 0, 0.618 and 0.236 of the interval after
+    // start (FirstPolls), so cb_refused has had its one before the test and the others have theirs after it.
+    tables = new LinkedHashMap<>();
+    for (String id : List.of("cb_refused", "cb_flood", "cb_mor")) {
+      tables.put(id, SparkTable.create(spark, tablesDirectory.resolve(id), "MERGE_ON_READ", writer));
+    }
     // The first delta commit of each table, before the daemon listens: no callback (it would only be logged).
     for (SparkTable table : tables.values()) {
       table.insert(rows(0, 120, 1_000, "v1"), Map.of("hoodie.write.commit.callback.on", "false"));
@@ -81,9 +85,9 @@ class CommitCallbackIT {
     daemon = Tsd.startDaemon(work.resolve("daemon"), "server", config.toString());
     api = new DaemonApi(port);
     callbacks = new CommitCallbackSender(port);
-    await("the daemon polled its three tables once; daemon log " + daemon.logs() + ".out")
+    await("the daemon lists its three tables and polled cb_refused; daemon log " + daemon.logs() + ".out")
         .atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-        .until(() -> tables.keySet().stream().allMatch(id -> lastPoll(id).isPresent()));
+        .until(() -> api.tables().size() == tables.size() && lastPoll("cb_refused").isPresent());
   }
 
   @AfterAll
@@ -162,9 +166,13 @@ class CommitCallbackIT {
     }
     Duration flood = Duration.ofNanos(System.nanoTime() - start);
     // The last window's trailing poll comes at most one window after the last callback.
-    await("cb_flood's callback polls settle").during(DEBOUNCE.multipliedBy(2)).atMost(Duration.ofSeconds(30))
+    AtomicReference<Double> seen = new AtomicReference<>(Double.NaN);
+    await("cb_flood's callback polls stop moving").during(DEBOUNCE.multipliedBy(2)).atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200))
-        .until(() -> metric("tsd_commit_callback_polls_total", "table=\"cb_flood\""), value -> true);
+        .until(() -> {
+          double now = metric("tsd_commit_callback_polls_total", "table=\"cb_flood\"");
+          return now == seen.getAndSet(now);
+        });
     long polls = Math.round(metric("tsd_commit_callback_polls_total", "table=\"cb_flood\"") - before);
 
     double windows = (double) flood.toMillis() / DEBOUNCE.toMillis();
