@@ -190,7 +190,7 @@ a0=$(scrape $((port + 1))); b0=$(scrape $((port + 3))); t0=$(now_ms)
 cb_prefixed=()
 for path in "${callback_paths[@]}"; do cb_prefixed+=("cb:$path"); done
 "${writer[@]}" write $((period * 1000)) "$rounds" "http://127.0.0.1:$((port + 2))/v1/hoodie/commit-callback" "$key" \
-  "${polling_paths[@]}" "${cb_prefixed[@]}" >"$dir/writer.out" 2>"$dir/writer.log"
+  "${polling_paths[@]}" "${cb_prefixed[@]}" >"$dir/writer.out" 2>"$dir/writer.log" || log "writer exited with $?"
 for p in "$port" "$((port + 2))"; do until settled "$p"; do sleep 2; done; done
 a1=$(scrape $((port + 1))); b1=$(scrape $((port + 3))); t1=$(now_ms)
 log "writer done after $(( (t1 - t0) / 1000 )) s; idle for $idle s"
@@ -198,11 +198,12 @@ sleep "$idle"
 a2=$(scrape $((port + 1))); b2=$(scrape $((port + 3))); t2=$(now_ms)
 
 commits=$(grep -c '^committed' "$dir/writer.out" || true)
+failed=$(grep -c '^failed' "$dir/writer.out" || true)
 missed=$(grep -c '^missed' "$dir/writer.out" || true)
 cat <<EOF
 
 commit-callback benchmark ($store), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(java -version 2>&1 | head -1)
-  tables per mode $tables; writer: an upsert into every table every $period s, $rounds rounds ($commits commits, $missed without a compaction seen within 120 s)
+  tables per mode $tables; writer: an upsert into every table every $period s, $rounds rounds ($commits commits, $failed failed, $missed without a compaction seen within 120 s)
   commit-to-schedule, polling every $interval     $(awk '$1 == "delay" && $2 == "polling" { print $5 }' "$dir/writer.out" | stats)
   commit-to-schedule, callbacks (poll 10m)   $(awk '$1 == "delay" && $2 == "callbacks" { print $5 }' "$dir/writer.out" | stats)
   per table per hour while writing ($(( (t1 - t0) / 1000 )) s)
