@@ -37,13 +37,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Hudi's HTTP commit callback from a Spark writer (the official bundle through spark-peer) to the packaged daemon,
- * whose regular poll is 10 minutes away: every poll in this test is one a callback caused. The writer's
- * {@code hoodie.write.commit.callback.*} settings are the ones docs/api.md tells writers to add.
+ * whose regular poll is 10 minutes away: apart from the first regular poll of {@code cb_refused} at start, every
+ * poll within the test is one a callback caused. The writer's {@code hoodie.write.commit.callback.*} settings are
+ * the ones the README ("Commit callbacks") tells writers to add.
  *
- * <p>Three tables, all created by Spark before the daemon starts (no callback then): {@code cb_mor} takes the
- * writer's upserts and the daemon compacts it after every second delta commit; {@code cb_refused} and
- * {@code cb_flood} only receive callbacks sent by the test with Hudi's message body (one delta commit each, so a
- * poll of them never plans anything).
+ * <p>Three tables, written before the daemon starts (no callback then): {@code cb_mor} takes the writer's upserts
+ * and the daemon compacts it after every second delta commit; {@code cb_refused} (one Spark insert) and
+ * {@code cb_flood} (a file copy of it) only receive callbacks the test sends with Hudi's message body, so a poll of
+ * them never plans anything.
  */
 class CommitCallbackIT {
   private static final String KEY = "cbit-" + UUID.randomUUID();
