@@ -16,6 +16,8 @@
 #   POLL_INTERVAL  polling.interval of the polling daemon                      [30s]
 #   DEBOUNCE       commitCallbacks.debounce of the callback daemon             [2s]
 #   BENCH_PORT     REST port of the polling daemon; its admin port +1, the callback daemon's +2 and +3  [18490]
+#   S3A_CONNECTIONS  fs.s3a.connection.maximum of daemons and writer (S3A's default is 96: a daemon ran dry of
+#                  connections after about ten compactions here; see docs/benchmarks.md)  [1000]
 #
 # What it does: starts S3Mock (STORE=s3), creates 2*TABLES small MOR tables with one insert each
 # (bench/CallbackBenchWriter.java), starts two daemons on them: (a) "polling" services the first TABLES tables and
@@ -71,6 +73,10 @@ rate() {
     printf "polls %.1f (by callbacks %.1f); list %.1f, head %.1f, get %.1f, put %.1f, delete %.1f; $%.2f per 1,000 tables per month ($%.2f of it LIST)",
       polls, cb, l, h, g, p, d, cost, listcost }'
 }
+# Connections a process holds open to S3Mock (S3A keeps one per open input stream, and idle ones in its pool).
+connections() {
+  if [ -n "${s3port:-}" ]; then ss -tnp state established "( dport = :$s3port )" | grep -c "pid=$1," || true; else echo -; fi
+}
 stats() {
   sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) { print "none"; exit }
     printf "p50 %.1f s, max %.1f s (n=%d)", v[int((NR + 1) / 2)] / 1000, v[NR] / 1000, NR }'
@@ -99,12 +105,15 @@ if [ "$store" = s3 ]; then
     for kv in "fs.s3a.endpoint=$endpoint" fs.s3a.endpoint.region=us-east-1 fs.s3a.path.style.access=true \
         fs.s3a.connection.ssl.enabled=false \
         fs.s3a.aws.credentials.provider=org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider \
-        fs.s3a.access.key=tsd-test fs.s3a.secret.key=tsd-test-secret; do
+        fs.s3a.access.key=tsd-test fs.s3a.secret.key=tsd-test-secret \
+        "fs.s3a.connection.maximum=${S3A_CONNECTIONS:-1000}"; do
       echo "  <property><name>${kv%%=*}</name><value>${kv#*=}</value></property>"
     done
     echo '</configuration>'
   } >"$dir/conf/core-site.xml"
   root=s3a://bench
+  s3port=${endpoint##*:}
+  s3port=${s3port%%/*}
   log "S3Mock on $endpoint"
 elif [ "$store" = local ]; then
   root=$dir/tables
@@ -121,6 +130,10 @@ done
 log "creating $((2 * tables)) tables"
 "${writer[@]}" create "${polling_paths[@]}" "${callback_paths[@]}" >"$dir/create.log" 2>&1
 
+for p in "$port" "$((port + 1))" "$((port + 2))" "$((port + 3))"; do
+  # A daemon that cannot bind exits, and whatever holds the port would be measured instead.
+  if ss -tln | grep -q ":$p "; then log "port $p is in use; set BENCH_PORT"; exit 1; fi
+done
 printf '%s\n' "$key" >"$dir/callback-key"
 # daemon_yml PORT POLL_INTERVAL EXTRA_YAML PATH...
 daemon_yml() {
@@ -184,18 +197,24 @@ for p in "$port" "$((port + 2))"; do
     sleep 2
   done
 done
+kill -0 "$polling" 2>/dev/null && kill -0 "$callbacks" 2>/dev/null \
+  || { log "a daemon exited; see $dir/polling.log and $dir/callbacks.log"; exit 1; }
 log "both daemons settled; writing $rounds rounds every $period s"
 
 a0=$(scrape $((port + 1))); b0=$(scrape $((port + 3))); t0=$(now_ms)
+ca0=$(connections "$polling"); cb0=$(connections "$callbacks")
 cb_prefixed=()
 for path in "${callback_paths[@]}"; do cb_prefixed+=("cb:$path"); done
 "${writer[@]}" write $((period * 1000)) "$rounds" "http://127.0.0.1:$((port + 2))/v1/hoodie/commit-callback" "$key" \
   "${polling_paths[@]}" "${cb_prefixed[@]}" >"$dir/writer.out" 2>"$dir/writer.log" || log "writer exited with $?"
 for p in "$port" "$((port + 2))"; do until settled "$p"; do sleep 2; done; done
 a1=$(scrape $((port + 1))); b1=$(scrape $((port + 3))); t1=$(now_ms)
+ca1=$(connections "$polling"); cb1=$(connections "$callbacks")
 log "writer done after $(( (t1 - t0) / 1000 )) s; idle for $idle s"
 sleep "$idle"
 a2=$(scrape $((port + 1))); b2=$(scrape $((port + 3))); t2=$(now_ms)
+ca2=$(connections "$polling"); cb2=$(connections "$callbacks")
+failures=$(cat "$dir/polling.log" "$dir/callbacks.log" | grep -c 'Poll failed' || true)
 
 commits=$(grep -c '^committed' "$dir/writer.out" || true)
 failed=$(grep -c '^failed' "$dir/writer.out" || true)
@@ -212,4 +231,6 @@ commit-callback benchmark ($store), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores,
   per table per hour while idle ($(( (t2 - t1) / 1000 )) s)
     polling every $interval   $(rate "$a1" "$a2" $((t2 - t1)) "$tables")
     callbacks, poll 10m       $(rate "$b1" "$b2" $((t2 - t1)) "$tables")
+  failed polls (both daemons)   $failures
+  S3 connections open (before writing, after, after idle)   polling $ca0, $ca1, $ca2; callbacks $cb0, $cb1, $cb2
 EOF
