@@ -1,6 +1,7 @@
 package io.huditsd.api;
 
 import io.huditsd.config.AuthConfig;
+import io.huditsd.config.CommitCallbackConfig;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,36 +9,50 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/** Reads the REST API token named by {@link AuthConfig}; the value itself is never logged. */
+/**
+ * Reads the REST API token named by {@link AuthConfig}, and the commit callbacks' key; the values themselves are
+ * never logged.
+ */
 final class ApiToken {
   private ApiToken() {
   }
 
   static Optional<String> read(AuthConfig auth) {
-    if (auth.tokenFile().isPresent()) {
-      Path file = Path.of(auth.tokenFile().get());
+    return read(auth.tokenFile(), auth.tokenEnv(), "auth.tokenFile", "auth.tokenEnv", "token");
+  }
+
+  /** The key writers send with their commit callbacks, from {@code commitCallbacks.keyFile} or {@code keyEnv}. */
+  static String read(CommitCallbackConfig callbacks) {
+    return read(callbacks.keyFile(), callbacks.keyEnv(), "commitCallbacks.keyFile", "commitCallbacks.keyEnv", "key")
+        .orElseThrow(() -> new IllegalStateException("commitCallbacks: set keyFile or keyEnv"));
+  }
+
+  private static Optional<String> read(Optional<String> fileName, Optional<String> envName, String fileKey,
+                                       String envKey, String what) {
+    if (fileName.isPresent()) {
+      Path file = Path.of(fileName.get());
       try {
         return Optional.of(requireNonEmpty(Files.readString(file, StandardCharsets.UTF_8).trim(),
-            "auth.tokenFile " + file));
+            fileKey + " " + file, what));
       } catch (IOException e) {
-        throw new IllegalStateException("auth.tokenFile " + file + " cannot be read: " + e.getMessage(), e);
+        throw new IllegalStateException(fileKey + " " + file + " cannot be read: " + e.getMessage(), e);
       }
     }
-    if (auth.tokenEnv().isPresent()) {
-      String name = auth.tokenEnv().get();
+    if (envName.isPresent()) {
+      String name = envName.get();
       String value = System.getenv(name);
       if (value == null) {
-        throw new IllegalStateException("auth.tokenEnv: environment variable " + name + " is not set");
+        throw new IllegalStateException(envKey + ": environment variable " + name + " is not set");
       }
-      return Optional.of(requireNonEmpty(value.trim(), "auth.tokenEnv " + name));
+      return Optional.of(requireNonEmpty(value.trim(), envKey + " " + name, what));
     }
     return Optional.empty();
   }
 
-  private static String requireNonEmpty(String token, String source) {
-    if (token.isEmpty()) {
-      throw new IllegalStateException(source + " holds an empty token");
+  private static String requireNonEmpty(String secret, String source, String what) {
+    if (secret.isEmpty()) {
+      throw new IllegalStateException(source + " holds an empty " + what);
     }
-    return token;
+    return secret;
   }
 }

@@ -29,8 +29,12 @@ import io.huditsd.executors.spark.SparkSettings;
 import io.huditsd.ha.TableOwnership;
 import io.huditsd.ha.ZookeeperOwnership;
 import io.huditsd.lock.ZookeeperClients;
+import io.huditsd.scheduler.CommitCallbackMetrics;
+import io.huditsd.scheduler.CommitCallbacks;
 import io.huditsd.scheduler.DiscoveryService;
 import io.huditsd.scheduler.DuePlanner;
+import io.huditsd.scheduler.PollDebouncer;
+import io.huditsd.scheduler.PollObserver;
 import io.huditsd.scheduler.PollingService;
 import io.huditsd.scheduler.TableDiscovery;
 import io.huditsd.scheduler.TablePoller;
@@ -42,11 +46,14 @@ import org.apache.hadoop.conf.Configuration;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
 
 /**
@@ -69,6 +76,13 @@ public final class Daemon implements Managed {
   private final TableOwnership ownership;
   private final SparkApplications sparkApplications = new SparkApplications();
   private final Optional<SparkEngine> spark;
+  private final CommitCallbackMetrics callbackMetrics;
+  private final Optional<CommitCallbacks> commitCallbacks;
+  private final ScheduledExecutorService debounceTimer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    Thread thread = new Thread(runnable, "tsd-callback-debounce");
+    thread.setDaemon(true);
+    return thread;
+  });
   private final FileSystemsOutliveStop fileSystemsOutliveStop = new FileSystemsOutliveStop(Duration.ofSeconds(90));
   private volatile boolean started;
 
@@ -93,12 +107,22 @@ public final class Daemon implements Managed {
         RunListener.all(List.of(history, outcomes, new RunMetrics(metrics))), heldBack(ownership, registry));
     this.planner = new DuePlanner(tables, pool,
         new ExecutionPlacement(new HeapEstimator(), spark.isPresent(), memoryBudget));
-    this.polling = pollingService(configuration, tables, hadoopConfiguration, planner, ownership, registry, metrics);
+    this.callbackMetrics = new CommitCallbackMetrics(metrics);
+    // The callbacks poll through the polling service, built next; they are called only once the daemon runs.
+    this.commitCallbacks = configuration.getCommitCallbacks().map(callbacks -> new CommitCallbacks(ownership,
+        this::pollNow, Duration.ofMillis(callbacks.debounce().toMilliseconds()),
+        PollDebouncer.Timer.of(debounceTimer), callbackMetrics, Clock.systemUTC()));
+    List<PollObserver> observers = new ArrayList<>();
+    observers.add(new PollMetrics(metrics));
+    commitCallbacks.ifPresent(observers::add);
+    this.polling = pollingService(configuration, tables, hadoopConfiguration, planner, ownership, registry,
+        PollObserver.all(observers));
     this.servicedTables = new ServicedTables(configuration);
     this.discovery = discoveryService(configuration, hadoopConfiguration, servicedTables, registry);
     registry.addListener(polling);
     registry.addListener(new OwnershipTracking(ownership));
     ownership.addListener(new OwnershipFollower(registry, polling, pool));
+    commitCallbacks.ifPresent(ownership::addListener);
     new TableMetricsCollector(registry, pool, outcomes, ownership).register(metrics);
     new MemoryBudgetCollector(pool).register(metrics);
     new StorageRequestsCollector(
@@ -144,9 +168,9 @@ public final class Daemon implements Managed {
   private static PollingService pollingService(TsdConfiguration configuration, HudiTables tables,
                                                Configuration hadoopConfiguration, DuePlanner planner,
                                                TableOwnership ownership, TableRegistry registry,
-                                               CollectorRegistry metrics) {
+                                               PollObserver observer) {
     TablePoller poller = new TablePoller(tables, hadoopConfiguration, planner,
-        Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()), new PollMetrics(metrics),
+        Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()), observer,
         ownership::owns, Clock.systemUTC());
     return new PollingService(poller, registry, configuration.getPolling().threads());
   }
@@ -156,6 +180,11 @@ public final class Daemon implements Managed {
     return new DiscoveryService(new TableDiscovery(hadoopConfiguration, configuration.getDiscovery().maxDepth()),
         configuration.getDiscovery().roots(), servicedTables, registry,
         Duration.ofMillis(configuration.getDiscovery().interval().toMilliseconds()));
+  }
+
+  /** A poll of a table outside its schedule; a table not scheduled (yet, or any more) is polled on its own. */
+  private void pollNow(String tableId) {
+    polling.pollNow(tableId);
   }
 
   /** Every registered table may be owned by this replica; a removed one is given up. */
@@ -235,6 +264,7 @@ public final class Daemon implements Managed {
   public void stop() throws Exception {
     try {
       discovery.close();
+      debounceTimer.shutdownNow();
       polling.close();
       // Before the pool: its Spark runs stop waiting for their applications, which are left running (they keep the
       // plans' heartbeats, so the next daemon leaves those plans alone until they complete).
@@ -248,6 +278,15 @@ public final class Daemon implements Managed {
     } finally {
       fileSystemsOutliveStop.stopped();
     }
+  }
+
+  /** What writers' commit callbacks do, when {@code commitCallbacks} is configured. */
+  public Optional<CommitCallbacks> commitCallbacks() {
+    return commitCallbacks;
+  }
+
+  public CommitCallbackMetrics callbackMetrics() {
+    return callbackMetrics;
   }
 
   public TableOwnership ownership() {

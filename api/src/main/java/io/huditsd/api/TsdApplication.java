@@ -12,6 +12,8 @@ import io.huditsd.api.metrics.PrometheusServlet;
 import io.huditsd.api.rest.BearerToken;
 import io.huditsd.api.rest.BearerTokenFilter;
 import io.huditsd.api.rest.BodySizeFilter;
+import io.huditsd.api.rest.CallbackKey;
+import io.huditsd.api.rest.CommitCallbackResource;
 import io.huditsd.api.rest.IndexesResource;
 import io.huditsd.api.rest.JsonErrorHandler;
 import io.huditsd.api.rest.JsonErrorMapper;
@@ -34,7 +36,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** The daemon's entry point: {@code server CONFIG.yml}, {@code once ...} and {@code demo [DIR]}. */
 public class TsdApplication extends Application<TsdConfiguration> {
@@ -109,11 +113,16 @@ public class TsdApplication extends Application<TsdConfiguration> {
     environment.jersey().register(new TableServiceManagerResource(daemon.registry(), operations,
         new ServicedTables(configuration), new TableProbe(daemon.hadoopConfiguration()),
         configuration.getTableServiceManager().registerUnknownTables()));
+    Optional<String> callbackKey = configuration.getCommitCallbacks().map(ApiToken::read);
+    environment.jersey().register(new CommitCallbackResource(callbackKey.map(key -> new CommitCallbackResource.Receiver(
+            new CallbackKey(key), daemon.commitCallbacks().orElseThrow(), daemon.callbackMetrics())),
+        daemon.registry(), new ServicedTables(configuration), new TableProbe(daemon.hadoopConfiguration()),
+        configuration.getTableServiceManager().registerUnknownTables()));
     environment.jersey().register(new BodySizeFilter(configuration.getAuth().maxBodyBytes()));
     environment.jersey().register(new JsonErrorMapper());
     JsonErrorHandler.install(environment.lifecycle(), environment.getObjectMapper());
     Optional<String> token = ApiToken.read(configuration.getAuth());
-    redactCredentialsFromLogs(environment, token);
+    redactCredentialsFromLogs(environment, Stream.concat(token.stream(), callbackKey.stream()).toList());
     Optional<BearerToken> bearer = token.map(BearerToken::new);
     if (bearer.isPresent()) {
       environment.jersey().register(new BearerTokenFilter(bearer.get(), configuration.getAuth().protectReads()));
@@ -137,8 +146,8 @@ public class TsdApplication extends Application<TsdConfiguration> {
    * Jetty's DEBUG logs print request headers and raw request bytes, and a request log format may print headers: every
    * appender gets its lines redacted, those configured now and those the server factory adds while it builds.
    */
-  private static void redactCredentialsFromLogs(Environment environment, Optional<String> token) {
-    LogRedaction redaction = new LogRedaction(new LogRedactor(token.stream().toList()));
+  private static void redactCredentialsFromLogs(Environment environment, List<String> secrets) {
+    LogRedaction redaction = new LogRedaction(new LogRedactor(secrets));
     redaction.redactLoggers();
     environment.lifecycle().addEventListener(redaction.onServerStarting());
   }

@@ -7,6 +7,7 @@ import io.dropwizard.testing.DropwizardTestSupport;
 import io.huditsd.api.RestClient.Reply;
 import io.huditsd.api.demo.SampleRow;
 import io.huditsd.api.demo.SampleTable;
+import io.huditsd.api.rest.CommitCallbackResource;
 import io.huditsd.api.rest.IndexesResource;
 import io.huditsd.api.rest.OpenApiResource;
 import io.huditsd.api.rest.RunsResource;
@@ -124,6 +125,14 @@ class TestRestApi {
     if (daemon != null) {
       daemon.after();
     }
+  }
+
+  @Test
+  void commitCallbacksAnswer404SayingHowToTurnThemOnWhenOff() {
+    Reply reply = api.post("/v1/hoodie/commit-callback",
+        "{\"commitTime\":\"20261201000000000\",\"basePath\":\"" + tablePath + "\"}");
+    assertThat(reply.status()).isEqualTo(404);
+    assertThat(reply.json().path("message").asText()).contains("commitCallbacks section");
   }
 
   private static List<SampleRow> updates(int from, int to, long ts) {
@@ -374,7 +383,7 @@ class TestRestApi {
     }
     Set<String> served = new TreeSet<>();
     for (Class<?> resource : List.of(TablesResource.class, RunsResource.class, TableServiceManagerResource.class,
-        OpenApiResource.class, IndexesResource.class)) {
+        OpenApiResource.class, IndexesResource.class, CommitCallbackResource.class)) {
       String root = resource.getAnnotation(Path.class).value();
       served.add(root);
       for (Method method : resource.getMethods()) {

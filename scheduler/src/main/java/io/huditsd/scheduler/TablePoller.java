@@ -142,6 +142,7 @@ public final class TablePoller {
         recheckAt = outcome.recheckAt();
         failedWrites = outcome.failedWrites();
         if (!outcome.scheduledInstants().isEmpty()) {
+          observer.scheduled(state.table().id(), outcome.scheduledInstants());
           // Our own plans changed the timeline; they are already enqueued.
           fingerprint = timelineFingerprint(basePath, metaClient);
         }

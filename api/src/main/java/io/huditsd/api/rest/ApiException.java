@@ -32,6 +32,11 @@ public final class ApiException extends WebApplicationException {
     super(((ErrorMessage) response.getEntity()).getMessage(), response);
   }
 
+  /** An error of another status, e.g. 401/403 of a credential other than the bearer token. */
+  public static ApiException status(int status, String message) {
+    return new ApiException(status, message);
+  }
+
   public static ApiException conflict(String message) {
     return new ApiException(409, message);
   }

@@ -20,9 +20,21 @@ import java.io.InputStream;
 @Priority(Priorities.AUTHENTICATION - 100)
 public final class BodySizeFilter implements ContainerRequestFilter {
   private final long maxBytes;
+  private final String largePathPrefix;
+  private final long largeMaxBytes;
 
   public BodySizeFilter(long maxBytes) {
+    this(maxBytes, "v1/hoodie/commit-callback", CommitCallbackResource.MAX_BODY_BYTES);
+  }
+
+  /**
+   * @param largePathPrefix requests to paths starting with this (relative to the application's root) may send up to
+   *     {@code largeMaxBytes}: Hudi's commit callbacks carry a write stat per file written and are streamed
+   */
+  BodySizeFilter(long maxBytes, String largePathPrefix, long largeMaxBytes) {
     this.maxBytes = maxBytes;
+    this.largePathPrefix = largePathPrefix;
+    this.largeMaxBytes = largeMaxBytes;
   }
 
   /** Oversized bodies up to this size are read and dropped before the 413 is sent; larger ones close the connection. */
@@ -30,11 +42,14 @@ public final class BodySizeFilter implements ContainerRequestFilter {
 
   @Override
   public void filter(ContainerRequestContext request) {
+    String path = request.getUriInfo().getPath();
+    long maxBytes = path.startsWith(largePathPrefix) || path.startsWith("/" + largePathPrefix)
+        ? Math.max(this.maxBytes, largeMaxBytes) : this.maxBytes;
     if (request.getLength() > maxBytes) {
       // Answering while the body is still arriving makes Jetty close the connection with unread bytes in it, and the
       // client can then see a reset instead of the 413. Read what it sends first, up to a bound.
       boolean drained = request.getLength() <= DRAIN_LIMIT && drain(request.getEntityStream());
-      Response response = tooLarge();
+      Response response = tooLarge(maxBytes);
       request.abortWith(drained ? response : Response.fromResponse(response).header("Connection", "close").build());
       return;
     }
@@ -59,16 +74,18 @@ public final class BodySizeFilter implements ContainerRequestFilter {
     }
   }
 
-  private Response tooLarge() {
+  private static Response tooLarge(long maxBytes) {
     return Response.status(413).type(MediaType.APPLICATION_JSON_TYPE)
         .entity(new ErrorMessage(413, "Request body is larger than " + maxBytes + " bytes")).build();
   }
 
-  private final class LimitedInputStream extends FilterInputStream {
+  private static final class LimitedInputStream extends FilterInputStream {
+    private final long limit;
     private long remaining;
 
     private LimitedInputStream(InputStream in, long limit) {
       super(in);
+      this.limit = limit;
       this.remaining = limit;
     }
 
@@ -93,7 +110,7 @@ public final class BodySizeFilter implements ContainerRequestFilter {
     private void count(long bytes) {
       remaining -= bytes;
       if (remaining < 0) {
-        throw new WebApplicationException(tooLarge());
+        throw new WebApplicationException(tooLarge(limit));
       }
     }
   }

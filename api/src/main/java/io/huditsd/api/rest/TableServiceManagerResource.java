@@ -1,17 +1,14 @@
 package io.huditsd.api.rest;
 
 import io.huditsd.config.ServiceType;
-import io.huditsd.config.ServicedTable;
 import io.huditsd.config.ServicedTables;
 import io.huditsd.config.TablePaths;
-import io.huditsd.lock.LockProviderCheck;
 import io.huditsd.scheduler.OperationOutcomes.HandedOver;
 import io.huditsd.scheduler.OperationOutcomes.Handover;
 import io.huditsd.scheduler.OperationOutcomes.NotOwned;
 import io.huditsd.scheduler.OperationOutcomes.ServiceDisabled;
 import io.huditsd.scheduler.TableOperations;
 import io.huditsd.scheduler.TableProbe;
-import io.huditsd.scheduler.TableProblem;
 import io.huditsd.scheduler.TableRegistry;
 import io.huditsd.scheduler.TableState;
 import jakarta.ws.rs.GET;
@@ -41,20 +38,14 @@ public final class TableServiceManagerResource {
   private static final Map<String, ServiceType> ACTIONS = Map.of(
       "compact", ServiceType.COMPACTION, "cluster", ServiceType.CLUSTERING, "clean", ServiceType.CLEAN);
 
-  private final TableRegistry registry;
   private final TableOperations operations;
-  private final ServicedTables servicedTables;
-  private final TableProbe probe;
-  private final boolean registerUnknownTables;
+  private final TableRegistration registration;
 
   public TableServiceManagerResource(TableRegistry registry, TableOperations operations,
                                      ServicedTables servicedTables, TableProbe probe,
                                      boolean registerUnknownTables) {
-    this.registry = Objects.requireNonNull(registry, "registry is null");
     this.operations = Objects.requireNonNull(operations, "operations is null");
-    this.servicedTables = Objects.requireNonNull(servicedTables, "servicedTables is null");
-    this.probe = Objects.requireNonNull(probe, "probe is null");
-    this.registerUnknownTables = registerUnknownTables;
+    this.registration = new TableRegistration(registry, servicedTables, probe, registerUnknownTables);
   }
 
   /**
@@ -79,7 +70,7 @@ public final class TableServiceManagerResource {
       throw ApiException.badRequest("basepath: is required");
     }
     String normalized = TablePaths.normalize(basePath);
-    TableState state = registry.byBasePath(normalized).orElseGet(() -> register(normalized));
+    TableState state = registration.servicedOrRegistered(normalized, "basepath");
     List<String> requested = instants == null ? List.of()
         : Arrays.stream(instants.split(",")).map(String::trim).filter(text -> !text.isEmpty()).toList();
     Answer answer = answer(operations.handOver(state.table().id(), service, requested), service, requested,
@@ -108,26 +99,5 @@ public final class TableServiceManagerResource {
           service.configName() + " is not enabled on this table; the daemon does not execute its plans");
     }
     throw Refusals.toApiException(outcome);
-  }
-
-  private TableState register(String basePath) {
-    if (!registerUnknownTables) {
-      throw ApiException.notFound("Table at " + basePath + " is not serviced by this daemon "
-          + "(tableServiceManager.registerUnknownTables is off)");
-    }
-    try {
-      probe.requireTableLayout(basePath);
-    } catch (TableProblem e) {
-      throw ApiException.badRequest("basepath: " + e.getMessage());
-    }
-    ServicedTable table = servicedTables.discovered(basePath);
-    // As at start for configured tables: a table whose store has no default lock and that names none is refused.
-    List<String> lockErrors = LockProviderCheck.check("basepath", table.hoodieKeys(), basePath);
-    if (!lockErrors.isEmpty()) {
-      throw ApiException.badRequest(String.join("; ", lockErrors));
-    }
-    registry.add(table);
-    return registry.byBasePath(basePath)
-        .orElseThrow(() -> ApiException.conflict("Table at " + basePath + " could not be registered"));
   }
 }

@@ -1,0 +1,69 @@
+package io.huditsd.api.rest;
+
+import io.huditsd.config.ServicedTable;
+import io.huditsd.config.ServicedTables;
+import io.huditsd.lock.LockProviderCheck;
+import io.huditsd.scheduler.TableProbe;
+import io.huditsd.scheduler.TableProblem;
+import io.huditsd.scheduler.TableRegistry;
+import io.huditsd.scheduler.TableState;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The table a writer's request names by base path: a serviced one, or, when
+ * {@code tableServiceManager.registerUnknownTables} allows it, one registered now. Shared by the endpoints Hudi
+ * writers call (the table service manager's and the commit callback), so that both register tables alike.
+ */
+final class TableRegistration {
+  private final TableRegistry registry;
+  private final ServicedTables servicedTables;
+  private final TableProbe probe;
+  private final boolean registerUnknownTables;
+
+  TableRegistration(TableRegistry registry, ServicedTables servicedTables, TableProbe probe,
+                    boolean registerUnknownTables) {
+    this.registry = Objects.requireNonNull(registry, "registry is null");
+    this.servicedTables = Objects.requireNonNull(servicedTables, "servicedTables is null");
+    this.probe = Objects.requireNonNull(probe, "probe is null");
+    this.registerUnknownTables = registerUnknownTables;
+  }
+
+  /** The serviced table at {@code basePath} (normalized), if any, without registering one. */
+  Optional<TableState> serviced(String basePath) {
+    return registry.byBasePath(basePath);
+  }
+
+  /**
+   * The table at {@code basePath} (normalized), registered first when unknown and allowed.
+   *
+   * @throws ApiException 404 when unknown and registering is off, 400 when the path holds no table the daemon can
+   *     service
+   */
+  TableState servicedOrRegistered(String basePath, String field) {
+    return registry.byBasePath(basePath).orElseGet(() -> register(basePath, field));
+  }
+
+  private TableState register(String basePath, String field) {
+    if (!registerUnknownTables) {
+      throw ApiException.notFound("Table at " + basePath + " is not serviced by this daemon "
+          + "(tableServiceManager.registerUnknownTables is off)");
+    }
+    try {
+      probe.requireTableLayout(basePath);
+    } catch (TableProblem e) {
+      throw ApiException.badRequest(field + ": " + e.getMessage());
+    }
+    ServicedTable table = servicedTables.discovered(basePath);
+    // As at start for configured tables: a table whose store has no default lock and that names none is refused.
+    List<String> lockErrors = LockProviderCheck.check(field, table.hoodieKeys(), basePath);
+    if (!lockErrors.isEmpty()) {
+      throw ApiException.badRequest(String.join("; ", lockErrors));
+    }
+    registry.add(table);
+    return registry.byBasePath(basePath)
+        .orElseThrow(() -> ApiException.conflict("Table at " + basePath + " could not be registered"));
+  }
+}

@@ -1,0 +1,65 @@
+package io.huditsd.scheduler;
+
+import io.prometheus.client.CollectorRegistry;
+import io.prometheus.client.Counter;
+import io.prometheus.client.Histogram;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Writers' commit callbacks: how many came and what became of them, the polls they caused after debouncing, and
+ * how long after the commit a plan was scheduled. Label {@code table}: the daemon's table id, {@code ""} for a
+ * request that names no serviced table (so a forged base path cannot grow the series).
+ */
+public final class CommitCallbackMetrics {
+  /** What became of a callback. */
+  public enum Result {
+    ACCEPTED("accepted"),
+    FORWARDED("forwarded"),
+    UNAUTHORIZED("unauthorized"),
+    INVALID("invalid"),
+    UNKNOWN_TABLE("unknown_table");
+
+    private final String label;
+
+    Result(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+  }
+
+  private final Counter callbacks;
+  private final Counter polls;
+  private final Histogram scheduleDelay;
+
+  public CommitCallbackMetrics(CollectorRegistry registry) {
+    Objects.requireNonNull(registry, "registry is null");
+    callbacks = Counter.build("tsd_commit_callbacks_total",
+            "Writers' commit callbacks received, by what became of them")
+        .labelNames("table", "result").register(registry);
+    polls = Counter.build("tsd_commit_callback_polls_total",
+            "Polls that writers' commit callbacks caused, after debouncing")
+        .labelNames("table").register(registry);
+    scheduleDelay = Histogram.build("tsd_commit_callback_schedule_delay_seconds",
+            "From the commit time in a writer's callback to a plan of its table being scheduled by the poll that"
+                + " followed")
+        .buckets(0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800)
+        .register(registry);
+  }
+
+  public void received(String table, Result result) {
+    callbacks.labels(table, result.label()).inc();
+  }
+
+  void polled(String table) {
+    polls.labels(table).inc();
+  }
+
+  void scheduledAfter(Duration delay) {
+    scheduleDelay.observe(delay.toNanos() / 1e9);
+  }
+}
