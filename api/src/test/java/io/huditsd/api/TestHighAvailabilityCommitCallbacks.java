@@ -1,5 +1,6 @@
 package io.huditsd.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.DropwizardTestSupport;
 import io.huditsd.api.RestClient.Reply;
 import io.huditsd.api.demo.SampleRow;
@@ -112,9 +113,13 @@ class TestHighAvailabilityCommitCallbacks {
   }
 
   private String owner(String replica) {
+    return table(replica).path("owner").asText(null);
+  }
+
+  private JsonNode table(String replica) {
     Reply reply = api(replica).get("/api/v1/tables");
     assertThat(reply.status()).isEqualTo(200);
-    return reply.json().get(0).path("owner").asText(null);
+    return reply.json().get(0);
   }
 
   /** What Hudi's HoodieWriteCommitHttpCallbackClient sends: its own message, as its own util writes it. */
@@ -143,6 +148,9 @@ class TestHighAvailabilityCommitCallbacks {
     String polls = "tsd_commit_callback_polls_total{table=\"" + TABLE + "\"}";
     assertThat(metrics(owner).getOrDefault(polls, 0.0)).as("polls caused by callbacks before any").isZero();
 
+    // Whether the owner polled the table yet or not, its next scheduled poll is minutes away.
+    String pollBefore = table(owner).path("lastPoll").asText(null);
+
     String commitTime = insert(1);
     Reply reply = callback(other, commitTime);
 
@@ -155,6 +163,9 @@ class TestHighAvailabilityCommitCallbacks {
     // The poll interval is ten minutes: only the forwarded request makes the owner poll now.
     await("the owner polls " + TABLE + " for the forwarded callback").atMost(Duration.ofSeconds(30))
         .untilAsserted(() -> assertThat(metrics(owner).getOrDefault(polls, 0.0)).isEqualTo(1.0));
+    await("the owner's table view shows the poll").atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> assertThat(table(owner).path("lastPoll").asText(null)).isNotNull()
+            .isNotEqualTo(pollBefore));
     assertThat(metrics(other).getOrDefault(polls, 0.0)).as("polls of the replica that does not own it").isZero();
   }
 }
