@@ -1,6 +1,7 @@
 package io.huditsd.ha;
 
 import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,8 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Replicas asking a table's owner to poll it through a real ZooKeeper server: only the owner hears a request, and
- * only for the table asked about; the request follows the table when it moves; a request while ZooKeeper is down is
- * dropped without holding up or failing the caller, and requests get through again once it is back.
+ * only for the table asked about; the request follows the table when it moves; the owner keeps hearing requests after
+ * its session expired; a request while ZooKeeper is down is dropped without holding up or failing the caller, and
+ * requests get through again once it is back.
  *
  * <p>"Did not hear" is checked without waiting for a while: a replica hears requests in the order its cache sees
  * them, so once it heard a later request for a table of its own, it has passed over the earlier ones.
@@ -38,6 +40,8 @@ class TestZookeeperPollRequests {
   private final List<ZookeeperOwnership> replicas = new ArrayList<>();
   /** Tables each replica's listener was asked to poll, in order. */
   private final Map<String, List<String>> heard = new ConcurrentHashMap<>();
+  /** Tables each replica lost. */
+  private final Map<String, Set<String>> lost = new ConcurrentHashMap<>();
 
   @BeforeEach
   void startServer() throws Exception {
@@ -60,6 +64,7 @@ class TestZookeeperPollRequests {
 
       @Override
       public void lost(String tableId) {
+        lost.computeIfAbsent(id, key -> ConcurrentHashMap.newKeySet()).add(tableId);
       }
 
       @Override
@@ -153,6 +158,24 @@ Optional.of("b")));
     awaitHeard("b", table);
     // Closed, a hears nothing more.
     assertThat(heard.get("a")).containsExactly(table);
+  }
+
+  @Test
+  void theOwnerStillHearsRequestsAfterItsSessionExpired() throws Exception {
+    ZookeeperOwnership a = replica("a");
+    ZookeeperOwnership b = replica("b");
+    awaitEveryTableOwnedBy(Set.of("a", "b"));
+    List<String> ofA = ownedBy(a);
+
+    // a's session ends: its owner nodes and its watches go with it; it reconnects with a new session.
+    lost.remove("a");
+    KillSession.kill(a.client().getZookeeperClient().getZooKeeper());
+    await("a gives up its tables").atMost(SETTLE)
+        .until(() -> lost.getOrDefault("a", Set.of()).containsAll(ofA));
+    awaitEveryTableOwnedBy(Set.of("a", "b"));
+    String table = ownedBy(a).get(0);
+    b.requestPoll(table);
+    awaitHeard("a", table);
   }
 
   @Test
