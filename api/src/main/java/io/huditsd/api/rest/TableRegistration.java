@@ -2,6 +2,7 @@ package io.huditsd.api.rest;
 
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.ServicedTables;
+import io.huditsd.config.TablePaths;
 import io.huditsd.lock.LockProviderCheck;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.scheduler.TableProblem;
@@ -31,9 +32,13 @@ final class TableRegistration {
     this.registerUnknownTables = registerUnknownTables;
   }
 
-  /** The serviced table at {@code basePath} (normalized), if any, without registering one. */
+  /**
+   * The serviced table at {@code basePath} (normalized), if any, without registering one; a writer may name an S3
+   * table with another of S3's schemes than the daemon's ({@link TablePaths#sameLocation}).
+   */
   Optional<TableState> serviced(String basePath) {
-    return registry.byBasePath(basePath);
+    return registry.byBasePath(basePath).or(() -> registry.all().stream()
+        .filter(state -> TablePaths.sameLocation(state.table().basePath(), basePath)).findFirst());
   }
 
   /**
@@ -43,7 +48,7 @@ final class TableRegistration {
    *     service
    */
   TableState servicedOrRegistered(String basePath, String field) {
-    return registry.byBasePath(basePath).orElseGet(() -> register(basePath, field));
+    return serviced(basePath).orElseGet(() -> register(basePath, field));
   }
 
   private TableState register(String basePath, String field) {
