@@ -75,6 +75,11 @@ public final class CompactionBench {
         // Dropwizard configures logging when the application is constructed; the timeline appender goes on after.
         io.huditsd.api.TsdApplication application = new io.huditsd.api.TsdApplication();
         attachTimeline();
+        // Dropwizard's bootstrap logging filters the console appender at WARN but leaves the root logger's level
+        // alone (logback's default: DEBUG unless a logback configuration set one): every isDebugEnabled() is true.
+        System.err.println("@@rootlevel " + ((LoggerContext) LoggerFactory.getILoggerFactory())
+            .getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getLevel()
+            + " parquet-debug=" + LoggerFactory.getLogger("org.apache.parquet.io.MessageColumnIO").isDebugEnabled());
         mark("once start");
         application.run(rest);
       }
