@@ -18,6 +18,9 @@
 #     tsd                    bin/tsd once --table COPY --services compaction (schedule, execute, commit, exit)
 #     tsd-pool1, tsd-pool2   the same with -Djava.util.concurrent.ForkJoinPool.common.parallelism=1 / 2 (the
 #                            daemon widens Hudi's common pool to max(8, 4 x cores) when the JVM is given none)
+#     tsd-warnlog            the same with -Dlogback.configurationFile=bench/logback-warn.xml in TSD_JAVA_OPTS: the
+#                            root logger at WARN (plain `once` leaves it at logback's default DEBUG, see that file)
+#     tsd-warnlog-pool1      both: root logger at WARN and common-pool parallelism 1
 #     tsd-timeline           the same through CompactionBench once: Hudi's INFO lines with time and thread in
 #                            logs/tsd-timeline.timeline (the phase timeline, the counts of meta clients / views)
 #     java-minimal           HoodieJavaWriteClient scheduleCompaction + compact(instant, true), minimal config
@@ -27,6 +30,8 @@
 #     java-daemon-single     java-daemon with hoodie.write.concurrency.mode=SINGLE_WRITER (no table lock)
 #     java-daemon-inproc     java-daemon with the InProcessLockProvider instead of the daemon's fenced storage lock
 #     java-daemon-hb1s       java-daemon with hoodie.client.heartbeat.interval_in_ms=1000
+#     java-daemon-buf1m      java-daemon with hoodie.memory.dfs.buffer.max.size=1048576 (default 16 MiB: every log
+#                            file Hudi opens allocates a 16 MiB read buffer)
 #     java-daemon-tlmarkers  java-daemon with hoodie.write.markers.type=TIMELINE_SERVER_BASED (Hudi falls back to
 #                            DIRECT without the embedded timeline server; expected: no change)
 #     spark                  CALL run_compaction(op => 'scheduleAndExecute') in Spark local[2]
@@ -158,6 +163,8 @@ for contender in $contenders; do
     tsd) run_tsd tsd ;;
     tsd-pool1) run_tsd tsd-pool1 "-D$pool=1" ;;
     tsd-pool2) run_tsd tsd-pool2 "-D$pool=2" ;;
+    tsd-warnlog) run_tsd tsd-warnlog "-Dlogback.configurationFile=$home/bench/logback-warn.xml" ;;
+    tsd-warnlog-pool1) run_tsd tsd-warnlog-pool1 "-Dlogback.configurationFile=$home/bench/logback-warn.xml" "-D$pool=1" ;;
     tsd-timeline)
       # shellcheck disable=SC2046
       contend tsd-timeline "$tsd_detail" java $(gc_flags tsd-timeline) -Djdk.attach.allowAttachSelf=true \
@@ -171,6 +178,7 @@ for contender in $contenders; do
     java-daemon-inproc) run_java java-daemon-inproc daemon -- \
       hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.InProcessLockProvider ;;
     java-daemon-hb1s) run_java java-daemon-hb1s daemon -- hoodie.client.heartbeat.interval_in_ms=1000 ;;
+    java-daemon-buf1m) run_java java-daemon-buf1m daemon -- hoodie.memory.dfs.buffer.max.size=1048576 ;;
     java-daemon-tlmarkers) run_java java-daemon-tlmarkers daemon -- hoodie.write.markers.type=TIMELINE_SERVER_BASED ;;
     spark)
       if [ -z "${spark_classpath:-}" ]; then log "spark: no spark-peer class path, skipped"; continue; fi
@@ -209,14 +217,19 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$
   printf '%s\n' "${rows_md[@]}"
   echo
   echo "ratios (wall; CPU in brackets):"
-  for other in spark java-minimal java-daemon tsd-pool1; do
+  for other in spark java-minimal java-daemon tsd-pool1 tsd-warnlog tsd-warnlog-pool1; do
     [ "$(value "$other" 2)" = NA ] && continue
     echo "  $other / tsd: $(ratio "$(value "$other" 2)" "$(value tsd 2)")x ($(ratio "$(value "$other" 3)" "$(value tsd 3)")x)"
+  done
+  for best in tsd-warnlog tsd-warnlog-pool1; do
+    [ "$(value "$best" 2)" = NA ] && continue
+    echo "  spark / $best: $(ratio "$(value spark 2)" "$(value "$best" 2)")x ($(ratio "$(value spark 3)" "$(value "$best" 3)")x);" \
+      "java-minimal / $best: $(ratio "$(value java-minimal 2)" "$(value "$best" 2)")x ($(ratio "$(value java-minimal 3)" "$(value "$best" 3)")x)"
   done
   echo "  goals: spark / tsd >= 2; tsd's plan run no slower than java-minimal's compact+commit"
   if [ -n "$verified" ]; then
     echo
-    echo "read back with Spark (expected: snapshot_rows = distinct_keys = ro_rows = $rows and ro_sum = snapshot_sum):"
+    echo "read back with Spark (expected: snapshot_rows = distinct_keys = ro_rows = $((rows / base_files * base_files)) and ro_sum = snapshot_sum):"
     sed 's/^/  /' <<<"$verified"
   fi
 } | tee "$dir/results.md"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Where the time goes in a Java Flight Recording (bench/compaction.sh JFR=1): `bench/jfr-summary.py FILE.jfr [TOP]`.
+"""Where the time goes in a Java Flight Recording (bench/compaction.sh JFR=1): `bench/jfr-summary.py FILE.jfr [TOP] [--alloc]`.
 
-Reads jdk.ExecutionSample (Java code on CPU) and jdk.NativeMethodSample with `jfr print --json` and prints
+With --alloc also jdk.ObjectAllocationSample (bytes by class, allocating site, phase). Reads jdk.ExecutionSample (Java code on CPU) and jdk.NativeMethodSample with `jfr print --json` and prints
   1. the top leaf frames, by package and by class;
   2. inclusive shares of the phases of a compaction or clustering, by marker frames anywhere in a stack (a sample
      counts for the first marker from the top of this list that its stack contains);
@@ -93,9 +93,39 @@ def when(start):
         return 0.0
 
 
+def allocations(path, top):
+    """jdk.ObjectAllocationSample: sampled bytes by allocated class and by the phase of the allocating stack."""
+    text = subprocess.run(["jfr", "print", "--json", "--stack-depth", "200", "--events",
+                           "jdk.ObjectAllocationSample", path], capture_output=True, text=True, check=True).stdout
+    events = json.loads(text)["recording"]["events"]
+    by_class = collections.Counter()
+    by_phase = collections.Counter()
+    by_site = collections.Counter()
+    for event in events:
+        values = event["values"]
+        weight = values.get("weight", 0)
+        cls = (values.get("objectClass") or {}).get("name", "?").replace("/", ".")
+        by_class[cls] += weight
+        stack = frames(event)
+        by_phase[phase_of(stack)] += weight
+        site = next((f for f in stack if not f.startswith(("java.", "jdk.", "sun."))), stack[0] if stack else "?")
+        by_site[site] += weight
+    total = sum(by_class.values()) or 1
+    print(f"\nallocation (sampled weight, {total / 2**30:.1f} GiB in all):")
+    print("  by class:")
+    for name, weight in by_class.most_common(top):
+        print(f"    {100 * weight / total:5.1f}%  {weight / 2**20:8.0f} MiB  {name}")
+    print("  by first non-JDK frame:")
+    for name, weight in by_site.most_common(top):
+        print(f"    {100 * weight / total:5.1f}%  {weight / 2**20:8.0f} MiB  {name}")
+    print("  by phase:")
+    for name, weight in by_phase.most_common():
+        print(f"    {100 * weight / total:5.1f}%  {weight / 2**20:8.0f} MiB  {name}")
+
+
 def main():
     path = sys.argv[1]
-    top = int(sys.argv[2]) if len(sys.argv) > 2 else 15
+    top = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2].isdigit() else 15
     samples = load(path)
     total = len(samples) or 1
     print(f"{path}: {len(samples)} execution samples")
@@ -116,6 +146,8 @@ def main():
     print("\nphases (inclusive, first matching marker):")
     for name, count in phases.most_common():
         print(f"  {100 * count / total:5.1f}%  {name}")
+    if "--alloc" in sys.argv:
+        allocations(path, top)
     times = [when(start) for start, _, _ in samples]
     if times and min(times) > 0:
         first = min(times)
