@@ -169,7 +169,10 @@ public final class CompactionBench {
     properties.put("hoodie.datasource.write.partitionpath.field", table.getPartitionFieldProp());
     properties.put("hoodie.datasource.write.keygenerator.class", table.getKeyGeneratorClassName());
     properties.put("hoodie.datasource.write.precombine.field", table.getOrderingFieldsStr().orElse(""));
-    properties.put("hoodie.write.record.merge.mode", table.getRecordMergeMode().name());
+    // Table version 6 has no merge mode in hoodie.properties: Hudi derives it from the payload.
+    if (table.getRecordMergeMode() != null) {
+      properties.put("hoodie.write.record.merge.mode", table.getRecordMergeMode().name());
+    }
     table.getPayloadClassIfPresent().ifPresent(payload -> properties.put("hoodie.datasource.write.payload.class", payload));
     properties.put("hoodie.metadata.enable",
         Boolean.toString(table.getMetadataPartitions().contains(HoodieTableMetadataUtil.PARTITION_NAME_FILES)));
