@@ -289,6 +289,10 @@ public final class Daemon implements Managed {
     return callbackMetrics;
   }
 
+  public DiscoveryService discovery() {
+    return discovery;
+  }
+
   public TableOwnership ownership() {
     return ownership;
   }

@@ -1,7 +1,6 @@
 package io.huditsd.api;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.dropwizard.core.cli.Cli;
@@ -299,10 +298,9 @@ final class OnceCommand extends Command {
     return keys;
   }
 
-  /** Dropwizard leaves plain commands at WARN; a one-shot pass should show what it scheduled and ran. */
+  /** A one-shot pass shows what it scheduled and ran, and no library spends time on lines nobody sees. */
   private static void showProgressLogs() {
-    ((Logger) LoggerFactory.getLogger("io.huditsd")).setLevel(Level.INFO);
-    ((Logger) LoggerFactory.getLogger("org.apache.hadoop.util.NativeCodeLoader")).setLevel(Level.ERROR);
+    OnceLogging.configure((LoggerContext) LoggerFactory.getILoggerFactory());
   }
 
   /** A failure whose message is all the user needs; printed without a stack trace. */

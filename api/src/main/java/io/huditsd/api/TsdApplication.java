@@ -110,14 +110,14 @@ public class TsdApplication extends Application<TsdConfiguration> {
         daemon.sparkApplications()));
     environment.jersey().register(new IndexesResource(daemon.registry(), daemon.tables()));
     environment.jersey().register(new OpenApiResource());
-    environment.jersey().register(new TableServiceManagerResource(daemon.registry(), operations,
+    environment.jersey().register(new TableServiceManagerResource(daemon.registry(), daemon.discovery(), operations,
         new ServicedTables(configuration), new TableProbe(daemon.hadoopConfiguration()),
         configuration.getTableServiceManager().registerUnknownTables()));
     Optional<String> callbackKey = configuration.getCommitCallbacks().map(ApiToken::read);
     environment.jersey().register(new CommitCallbackResource(callbackKey.map(key -> new CommitCallbackResource.Receiver(
             new CallbackKey(key), daemon.commitCallbacks().orElseThrow(), daemon.callbackMetrics())),
-        daemon.registry(), new ServicedTables(configuration), new TableProbe(daemon.hadoopConfiguration()),
-        configuration.getTableServiceManager().registerUnknownTables()));
+        daemon.registry(), daemon.discovery(), new ServicedTables(configuration),
+        new TableProbe(daemon.hadoopConfiguration()), configuration.getTableServiceManager().registerUnknownTables()));
     environment.jersey().register(new BodySizeFilter(configuration.getAuth().maxBodyBytes()));
     environment.jersey().register(new JsonErrorMapper());
     JsonErrorHandler.install(environment.lifecycle(), environment.getObjectMapper());

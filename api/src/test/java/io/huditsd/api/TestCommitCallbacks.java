@@ -83,6 +83,9 @@ class TestCommitCallbacks {
         commitCallbacks:
           keyFile: %s
           debounce: 1s
+        discovery:
+          roots: [%s]
+          interval: 1h
         tables:
           - path: %s
             id: %s
@@ -90,7 +93,7 @@ class TestCommitCallbacks {
             hoodie:
               hoodie.compact.inline.max.delta.commits: "3"
               tsd.engine.compaction: java
-        """.formatted(dir.resolve("callback-key"), tablePath, TABLE));
+        """.formatted(dir.resolve("callback-key"), dir.resolve("lake"), tablePath, TABLE));
     daemon = new DropwizardTestSupport<>(TsdApplication.class, config.toString());
     daemon.before();
     api = new RestClient("http://localhost:" + daemon.getLocalPort(), null);
@@ -206,6 +209,26 @@ class TestCommitCallbacks {
     // Over auth.maxBodyBytes (64 KiB by default), which holds for the REST API's own bodies.
     assertThat(body.length()).isGreaterThan(64 * 1024);
     assertThat(post(body, KEY).statusCode()).isEqualTo(202);
+  }
+
+  @Test
+  @Order(5)
+  void aNewTableUnderADiscoveryRootIsServicedFromItsFirstCallbackNotTheNextScan() throws Exception {
+    String newTable = dir.resolve("lake").resolve("clicks").toString();
+    try (SampleTable table = SampleTable.open(newTable, "clicks", HoodieTableType.MERGE_ON_READ, 9, Map.of())) {
+      table.insert(rows(0, 10, 1));
+    }
+    // The scan at start found an empty root; the next one is an hour away.
+    assertThat(api.get("/api/v1/tables").json().findValuesAsText("basePath")).doesNotContain("file:" + newTable);
+    HttpResponse<String> reply = post(message(newTable), KEY);
+    assertThat(reply.statusCode()).isEqualTo(202);
+    String id = RestClientJson.parse(reply.body()).path("table").asText();
+    assertThat(id).startsWith("clicks");
+    await().atMost(Duration.ofSeconds(30)).until(() -> !api.get("/api/v1/tables/" + id).json()
+        .path("lastPoll").isNull());
+    assertThat(api.get("/api/v1/tables/" + id).json().path("basePath").asText()).isEqualTo("file:" + newTable);
+    // Outside the roots and not configured: still refused.
+    assertThat(post(message(dir.resolve("outside").toString()), KEY).statusCode()).isEqualTo(404);
   }
 
   private static String message(String basePath) {

@@ -332,7 +332,8 @@ class TestRestApi {
             .isEqualTo("completed"));
 
     assertError(api.get("/v1/hoodie/service/compact?basepath=/elsewhere/t&instant=1"), 404,
-        "Table at file:/elsewhere/t is not serviced by this daemon (tableServiceManager.registerUnknownTables is off)");
+        "Table at file:/elsewhere/t is not serviced by this daemon: not configured, not under a discovery root, and "
+            + "tableServiceManager.registerUnknownTables is off");
     assertError(api.get("/v1/hoodie/service/index?basepath=" + tablePath), 404,
         "Unknown action 'index', expected one of compact, cluster, clean");
   }

@@ -3,6 +3,7 @@ package io.huditsd.config;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /** Normalizes table base paths so the same table always has the same identity. */
 public final class TablePaths {
@@ -29,6 +30,25 @@ public final class TablePaths {
       text = text.substring(0, text.length() - 1);
     }
     return text;
+  }
+
+  /**
+   * Whether two normalized base paths name the same table location although written differently: {@code s3://},
+   * {@code s3a://} and {@code s3n://} name the same bucket and key (EMR writers say {@code s3://}, Hadoop's S3A
+   * {@code s3a://}). Other schemes must match exactly.
+   */
+  public static boolean sameLocation(String first, String second) {
+    return first.equals(second) || s3Location(first).filter(location -> s3Location(second).equals(
+        Optional.of(location))).isPresent();
+  }
+
+  private static Optional<String> s3Location(String path) {
+    for (String scheme : new String[] {"s3://", "s3a://", "s3n://"}) {
+      if (path.startsWith(scheme)) {
+        return Optional.of(path.substring(scheme.length()));
+      }
+    }
+    return Optional.empty();
   }
 
   private static String normalizeUri(String uri) {

@@ -56,4 +56,15 @@ class TestTablePaths {
       assertThat(TablePaths.normalize(once)).as(path).isEqualTo(once);
     }
   }
+
+  @Test
+  void s3SchemesNameTheSameLocationAndOtherSchemesMustMatch() {
+    assertThat(TablePaths.sameLocation("s3://lake/t", "s3a://lake/t")).isTrue();
+    assertThat(TablePaths.sameLocation("s3n://lake/t", "s3a://lake/t")).isTrue();
+    assertThat(TablePaths.sameLocation("s3a://lake/t", "s3a://lake/t")).isTrue();
+    assertThat(TablePaths.sameLocation("s3a://lake/t", "s3a://lake/t2")).isFalse();
+    assertThat(TablePaths.sameLocation("s3a://lake/t", "s3a://other/t")).isFalse();
+    assertThat(TablePaths.sameLocation("gs://lake/t", "s3a://lake/t")).isFalse();
+    assertThat(TablePaths.sameLocation("file:/lake/t", "hdfs://nn/lake/t")).isFalse();
+  }
 }

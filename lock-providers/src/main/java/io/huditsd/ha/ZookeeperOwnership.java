@@ -29,6 +29,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,6 +42,9 @@ import java.util.function.Predicate;
  *   <li>{@code members/<replicaId>}: an ephemeral node per live replica (recreated after a lost session);</li>
  *   <li>{@code owners/<tableId>}: an ephemeral node holding the owner's replica id. Creating it is the claim, so at
  *       most one session holds a table; it vanishes when its replica closes or its session expires.</li>
+ *   <li>{@code polls/<tableId>}: written by a replica that wants the table polled ({@link #requestPoll}); every
+ *       replica watches them, and the one that owns the table tells its listeners ({@link ZookeeperPollRequests}).
+ *       </li>
  * </ul>
  *
  * <p>Which replica should own a table is decided by rendezvous hashing over the live members, so tables spread over
@@ -67,6 +71,7 @@ public final class ZookeeperOwnership implements TableOwnership {
   private final PersistentNode member;
   private final CuratorCache members;
   private final CuratorCache owners;
+  private final ZookeeperPollRequests polls;
   private final ScheduledExecutorService reconciler;
   /** Tracked tables and whether this replica owns each. */
   private final Map<String, Boolean> tables = new ConcurrentHashMap<>();
@@ -91,6 +96,8 @@ public final class ZookeeperOwnership implements TableOwnership {
         replicaId.getBytes(StandardCharsets.UTF_8));
     this.members = CuratorCache.build(client, membersPath);
     this.owners = CuratorCache.build(client, ownersPath);
+    this.polls = new ZookeeperPollRequests(client, ZKPaths.makePath(basePath, "polls"), replicaId,
+        this::pollRequestArrived);
     this.reconciler = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "tsd-ownership");
       thread.setDaemon(true);
@@ -113,6 +120,7 @@ public final class ZookeeperOwnership implements TableOwnership {
     owners.listenable().addListener((type, oldData, data) -> reconcileSoon());
     members.start();
     owners.start();
+    polls.start();
     connected = client.getZookeeperClient().isConnected();
     reconciler.scheduleWithFixedDelay(this::reconcile, 0, 1, TimeUnit.SECONDS);
     LOG.info("Replica {} shares tables through ZooKeeper {} under {}", replicaId,
@@ -243,6 +251,34 @@ public final class ZookeeperOwnership implements TableOwnership {
     }
   }
 
+  /** On Curator's event thread: the listeners hear it on theirs, after any ownership change heard before it. */
+  private void pollRequestArrived(String table) {
+    onListenerThread(() -> {
+      if (owns(table)) {
+        for (Listener listener : listeners) {
+          try {
+            listener.pollRequested(table);
+          } catch (RuntimeException e) {
+            LOG.warn("Ownership listener failed on a poll request for table {}", table, e);
+          }
+        }
+      } else {
+        LOG.debug("Replica {} ignores a poll request for table {}: it does not own it", replicaId, table);
+      }
+    });
+  }
+
+  private void onListenerThread(Runnable task) {
+    if (state.get() != State.STARTED) {
+      return;
+    }
+    try {
+      reconciler.execute(task);
+    } catch (RejectedExecutionException e) {
+      // Closing meanwhile: nobody is left to poll.
+    }
+  }
+
   /** The live member with the highest rendezvous score for {@code table}. */
   static String preferredOwner(String table, Set<String> live) {
     String best = null;
@@ -323,11 +359,25 @@ public final class ZookeeperOwnership implements TableOwnership {
     });
   }
 
+  /**
+   * Writes {@code polls/<tableId>} in the background, for the owner to hear. A request for a table this replica
+   * owns itself goes straight to its own listeners, without ZooKeeper (ownership may have come here since the
+   * caller looked). A request for a table nobody owns is heard by nobody; one that cannot be written is dropped
+   * with a WARN (once per failure streak). Before start and after close it does nothing.
+   */
   @Override
   public void requestPoll(String tableId) {
-    // Skeleton for issue 20: the ZooKeeper request (helper cbha) replaces this; until then the owner polls on its
-    // own schedule.
-    LOG.debug("Poll request for table {} not forwarded yet", tableId);
+    Objects.requireNonNull(tableId, "tableId is null");
+    if (state.get() != State.STARTED) {
+      LOG.debug("Replica {} drops a poll request for table {}: its table ownership is {}", replicaId, tableId,
+          state.get());
+      return;
+    }
+    if (owns(tableId)) {
+      pollRequestArrived(tableId);
+      return;
+    }
+    polls.request(tableId);
   }
 
   @Override
@@ -347,6 +397,8 @@ public final class ZookeeperOwnership implements TableOwnership {
       state.set(State.CLOSED);
       return;
     }
+    // First, so that no request arrives for a listener thread that is going away.
+    polls.close();
     reconciler.shutdown();
     try {
       reconciler.awaitTermination(10, TimeUnit.SECONDS);

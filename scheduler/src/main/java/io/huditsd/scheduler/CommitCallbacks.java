@@ -1,6 +1,8 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.ha.TableOwnership;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -10,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -23,6 +27,11 @@ import java.util.function.Consumer;
  * scheduled a plan.
  */
 public final class CommitCallbacks implements PollObserver, TableOwnership.Listener {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitCallbacks.class);
+  /** A commit time this far ahead of the callback's arrival is another clock's or zone's. */
+  static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
+  /** A commit time this far before the arrival is taken for another zone's rather than a write this long. */
+  static final Duration LONGEST_WRITE = Duration.ofMinutes(50);
   /** Where a callback went. */
   public enum Route {
     /** This replica polls the table now. */
@@ -43,6 +52,7 @@ public final class CommitCallbacks implements PollObserver, TableOwnership.Liste
   private final PollDebouncer polls;
   private final PollDebouncer forwards;
   private final Map<String, Pending> pending = new HashMap<>();
+  private final Set<String> zoneWarned = ConcurrentHashMap.newKeySet();
 
   /**
    * @param poll starts a poll of a table this replica owns, off the caller's thread
@@ -122,8 +132,20 @@ public final class CommitCallbacks implements PollObserver, TableOwnership.Liste
 
   private void remember(String tableId, Instant commitTime) {
     Instant now = clock.instant();
+    Instant from = commitTime;
+    if (commitTime.isAfter(now.plus(CLOCK_SKEW)) || commitTime.isBefore(now.minus(LONGEST_WRITE))) {
+      // Hudi's instant times carry no zone: a writer whose timeline is in local time (hoodie.table.timeline.timezone
+      // LOCAL, the default) in another zone than the daemon's sends times hours off. The callback arrives right
+      // after the commit; its arrival is then the start.
+      from = now;
+      if (zoneWarned.add(tableId)) {
+        LOG.warn("Commit times in callbacks of table {} are {} min from their arrival: its writers' timeline time"
+            + " zone differs from the daemon's, or their clocks; commit-to-schedule delays are measured from the"
+            + " callbacks' arrival", tableId, Duration.between(commitTime, now).toMinutes());
+      }
+    }
     synchronized (pending) {
-      pending.merge(tableId, new Pending(commitTime, now), (known, next) ->
+      pending.merge(tableId, new Pending(from, now), (known, next) ->
           new Pending(known.commitTime().isBefore(next.commitTime()) ? known.commitTime() : next.commitTime(),
               known.receivedAt()));
     }

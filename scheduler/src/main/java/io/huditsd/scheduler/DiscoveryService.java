@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -64,6 +65,27 @@ public final class DiscoveryService implements AutoCloseable {
       }
     }
     return seen.size();
+  }
+
+  /**
+   * Registers the table at {@code basePath} now if the next scan would find it (a writer's first commit callback
+   * names it before that), as the scan would: with the discovery roots' policies, dropped again once no scan finds
+   * it.
+   *
+   * @return the table, registered now or before; empty when no discovery root holds it
+   */
+  public synchronized Optional<TableState> admit(String basePath) {
+    Optional<String> found = discovery.find(roots, basePath);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    ServicedTable table = servicedTables.discovered(found.get());
+    if (registry.add(table)) {
+      discoveredIds.add(table.id());
+      LOG.info("Table {} ({}) registered on a writer's request: it lies under a discovery root", table.id(),
+          table.basePath());
+    }
+    return registry.byBasePath(table.basePath());
   }
 
   private void scanSafely() {

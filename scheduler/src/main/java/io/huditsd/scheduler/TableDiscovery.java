@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -44,6 +45,68 @@ public final class TableDiscovery {
       }
     }
     return found;
+  }
+
+  /**
+   * The table at {@code basePath}, normalized and written with its root's scheme, when a scan of {@code roots} would
+   * find it: a Hudi table at most {@code maxDepth} levels under a root, through no hidden ({@code .}, {@code _})
+   * directory and no other table. Lets a table be registered when a writer first names it, before the next scan.
+   */
+  public Optional<String> find(List<String> roots, String basePath) {
+    String path = TablePaths.normalize(basePath);
+    for (String root : roots) {
+      String normalizedRoot = TablePaths.normalize(root);
+      Optional<String> relative = relative(normalizedRoot, path);
+      if (relative.isEmpty()) {
+        continue;
+      }
+      List<String> segments = relative.get().isEmpty() ? List.of() : List.of(relative.get().split("/"));
+      if (segments.size() > maxDepth
+          || segments.stream().anyMatch(name -> name.startsWith(".") || name.startsWith("_"))) {
+        continue;
+      }
+      try {
+        Path directory = new Path(normalizedRoot);
+        FileSystem fileSystem = directory.getFileSystem(hadoopConfiguration);
+        boolean underAnotherTable = false;
+        for (String segment : segments) {
+          if (isTable(fileSystem, directory)) {
+            underAnotherTable = true;
+            break;
+          }
+          directory = new Path(directory, segment);
+        }
+        if (!underAnotherTable && isTable(fileSystem, directory)) {
+          return Optional.of(TablePaths.normalize(directory.toString()));
+        }
+      } catch (IOException e) {
+        LOG.warn("Table {} under discovery root {} cannot be checked: {}", basePath, root, e.getMessage());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** {@code path} relative to {@code root} ("" for the root itself); S3's schemes name the same locations. */
+  private static Optional<String> relative(String root, String path) {
+    if (path.equals(root)) {
+      return Optional.of("");
+    }
+    if (path.startsWith(root + "/")) {
+      return Optional.of(path.substring(root.length() + 1));
+    }
+    int rootScheme = root.indexOf("://");
+    int pathScheme = path.indexOf("://");
+    if (rootScheme > 0 && pathScheme > 0) {
+      String inRootScheme = root.substring(0, rootScheme) + path.substring(pathScheme);
+      if (!inRootScheme.equals(path) && TablePaths.sameLocation(inRootScheme, path)) {
+        return relative(root, inRootScheme);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isTable(FileSystem fileSystem, Path directory) throws IOException {
+    return fileSystem.exists(new Path(new Path(directory, ".hoodie"), "hoodie.properties"));
   }
 
   private void walk(FileSystem fileSystem, Path directory, int depth, Set<String> found) throws IOException {

@@ -92,6 +92,20 @@ class TestCommitCallbackRouting {
     assertThat(registry.getSampleValue("tsd_commit_callback_schedule_delay_seconds_sum")).isEqualTo(6.0);
   }
 
+  @Test
+  void aCommitTimeHoursOffIsAnotherZonesAndTheArrivalIsTakenInstead() {
+    // A writer five hours behind, its timeline in local time: the instant reads five hours and 20 s ago.
+    callbacks.received("ours", Optional.of(NOW.minus(Duration.ofHours(5)).minusSeconds(20)));
+    clock.advance(Duration.ofSeconds(3));
+    callbacks.scheduled("ours", List.of("20261201120000000"));
+    assertThat(registry.getSampleValue("tsd_commit_callback_schedule_delay_seconds_sum")).isEqualTo(3.0);
+    // Two hours ahead: the same.
+    callbacks.received("ours", Optional.of(clock.instant().plus(Duration.ofHours(2))));
+    clock.advance(Duration.ofSeconds(2));
+    callbacks.scheduled("ours", List.of("20261201120001000"));
+    assertThat(registry.getSampleValue("tsd_commit_callback_schedule_delay_seconds_sum")).isEqualTo(5.0);
+  }
+
   /** A clock the test moves. */
   private static final class TestClock extends Clock {
     private Instant now = NOW;

@@ -93,4 +93,27 @@ class TestTableDiscovery {
     assertThat(discovery.scan(List.of(root.toString(), "file://" + root + "/", root + "/./")))
         .containsExactly(table);
   }
+
+  @Test
+  void findsOneTableExactlyWhenAScanWould() throws IOException {
+    String shallow = table("orders");
+    String nested = table("sales/eu/orders");
+    String tooDeep = table("a/b/c/too_deep");
+    String hidden = table(".trash/orders");
+    table("inner/outer");
+    String inside = table("inner/outer/eu/copy");
+    List<String> roots = List.of(root.toString());
+
+    assertThat(discovery.find(roots, shallow)).contains(shallow);
+    assertThat(discovery.find(roots, nested + "/")).contains(nested);
+    assertThat(discovery.find(roots, nested.substring("file:".length()))).contains(nested);
+    assertThat(discovery.find(roots, tooDeep)).isEmpty();
+    assertThat(discovery.find(roots, hidden)).isEmpty();
+    assertThat(discovery.find(roots, inside)).isEmpty();
+    assertThat(discovery.find(roots, root.resolve("empty").toString())).isEmpty();
+    assertThat(discovery.find(roots, "/elsewhere/orders")).isEmpty();
+    assertThat(discovery.find(List.of(root.resolve("sales").toString()), shallow)).isEmpty();
+    // Every path find accepts, a scan finds.
+    assertThat(discovery.scan(roots)).contains(shallow, nested).doesNotContain(tooDeep, hidden, inside);
+  }
 }

@@ -5,6 +5,7 @@ import io.huditsd.config.TablePaths;
 import io.huditsd.scheduler.CommitCallbackMetrics;
 import io.huditsd.scheduler.CommitCallbackMetrics.Result;
 import io.huditsd.scheduler.CommitCallbacks;
+import io.huditsd.scheduler.DiscoveryService;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.scheduler.TableRegistry;
 import io.huditsd.scheduler.TableState;
@@ -63,10 +64,10 @@ public final class CommitCallbackResource {
    * @param registerUnknownTables as for the table service manager endpoints: whether a callback may register a
    *     table the daemon was not configured with
    */
-  public CommitCallbackResource(Optional<Receiver> receiver, TableRegistry registry, ServicedTables servicedTables,
-                                TableProbe probe, boolean registerUnknownTables) {
+  public CommitCallbackResource(Optional<Receiver> receiver, TableRegistry registry, DiscoveryService discovery,
+                                ServicedTables servicedTables, TableProbe probe, boolean registerUnknownTables) {
     this.receiver = Objects.requireNonNull(receiver, "receiver is null");
-    this.registration = new TableRegistration(registry, servicedTables, probe, registerUnknownTables);
+    this.registration = new TableRegistration(registry, discovery, servicedTables, probe, registerUnknownTables);
   }
 
   @POST

@@ -2,7 +2,9 @@ package io.huditsd.api.rest;
 
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.ServicedTables;
+import io.huditsd.config.TablePaths;
 import io.huditsd.lock.LockProviderCheck;
+import io.huditsd.scheduler.DiscoveryService;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.scheduler.TableProblem;
 import io.huditsd.scheduler.TableRegistry;
@@ -13,27 +15,38 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The table a writer's request names by base path: a serviced one, or, when
- * {@code tableServiceManager.registerUnknownTables} allows it, one registered now. Shared by the endpoints Hudi
+ * The table a writer's request names by base path: a serviced one; one under a discovery root that the next scan
+ * would find, registered now; or, when {@code tableServiceManager.registerUnknownTables} allows it, any table,
+ * registered now. Shared by the endpoints Hudi
  * writers call (the table service manager's and the commit callback), so that both register tables alike.
  */
 final class TableRegistration {
   private final TableRegistry registry;
+  private final DiscoveryService discovery;
   private final ServicedTables servicedTables;
   private final TableProbe probe;
   private final boolean registerUnknownTables;
 
-  TableRegistration(TableRegistry registry, ServicedTables servicedTables, TableProbe probe,
-                    boolean registerUnknownTables) {
+  /**
+   * @param discovery a table under a discovery root is registered as its next scan would register it, whatever
+   *     {@code registerUnknownTables} says
+   */
+  TableRegistration(TableRegistry registry, DiscoveryService discovery, ServicedTables servicedTables,
+                    TableProbe probe, boolean registerUnknownTables) {
     this.registry = Objects.requireNonNull(registry, "registry is null");
+    this.discovery = Objects.requireNonNull(discovery, "discovery is null");
     this.servicedTables = Objects.requireNonNull(servicedTables, "servicedTables is null");
     this.probe = Objects.requireNonNull(probe, "probe is null");
     this.registerUnknownTables = registerUnknownTables;
   }
 
-  /** The serviced table at {@code basePath} (normalized), if any, without registering one. */
+  /**
+   * The serviced table at {@code basePath} (normalized), if any, without registering one; a writer may name an S3
+   * table with another of S3's schemes than the daemon's ({@link TablePaths#sameLocation}).
+   */
   Optional<TableState> serviced(String basePath) {
-    return registry.byBasePath(basePath);
+    return registry.byBasePath(basePath).or(() -> registry.all().stream()
+        .filter(state -> TablePaths.sameLocation(state.table().basePath(), basePath)).findFirst());
   }
 
   /**
@@ -43,13 +56,13 @@ final class TableRegistration {
    *     service
    */
   TableState servicedOrRegistered(String basePath, String field) {
-    return registry.byBasePath(basePath).orElseGet(() -> register(basePath, field));
+    return serviced(basePath).or(() -> discovery.admit(basePath)).orElseGet(() -> register(basePath, field));
   }
 
   private TableState register(String basePath, String field) {
     if (!registerUnknownTables) {
-      throw ApiException.notFound("Table at " + basePath + " is not serviced by this daemon "
-          + "(tableServiceManager.registerUnknownTables is off)");
+      throw ApiException.notFound("Table at " + basePath + " is not serviced by this daemon: not configured, not"
+          + " under a discovery root, and tableServiceManager.registerUnknownTables is off");
     }
     try {
       probe.requireTableLayout(basePath);

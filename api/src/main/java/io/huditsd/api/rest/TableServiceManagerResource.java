@@ -3,6 +3,7 @@ package io.huditsd.api.rest;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTables;
 import io.huditsd.config.TablePaths;
+import io.huditsd.scheduler.DiscoveryService;
 import io.huditsd.scheduler.OperationOutcomes.HandedOver;
 import io.huditsd.scheduler.OperationOutcomes.Handover;
 import io.huditsd.scheduler.OperationOutcomes.NotOwned;
@@ -41,11 +42,10 @@ public final class TableServiceManagerResource {
   private final TableOperations operations;
   private final TableRegistration registration;
 
-  public TableServiceManagerResource(TableRegistry registry, TableOperations operations,
-                                     ServicedTables servicedTables, TableProbe probe,
-                                     boolean registerUnknownTables) {
+  public TableServiceManagerResource(TableRegistry registry, DiscoveryService discovery, TableOperations operations,
+      ServicedTables servicedTables, TableProbe probe, boolean registerUnknownTables) {
     this.operations = Objects.requireNonNull(operations, "operations is null");
-    this.registration = new TableRegistration(registry, servicedTables, probe, registerUnknownTables);
+    this.registration = new TableRegistration(registry, discovery, servicedTables, probe, registerUnknownTables);
   }
 
   /**
