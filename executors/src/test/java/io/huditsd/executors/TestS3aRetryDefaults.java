@@ -20,6 +20,8 @@ class TestS3aRetryDefaults {
     assertThat(daemon.get("fs.s3a.attempts.maximum")).isEqualTo("5");
     assertThat(daemon.get("fs.s3a.retry.throttle.limit")).isEqualTo("7");
     assertThat(daemon.get("fs.s3a.retry.throttle.interval")).isEqualTo("500ms");
+    assertThat(hadoop.get("fs.s3a.connection.maximum")).isEqualTo("96");
+    assertThat(daemon.get("fs.s3a.connection.maximum")).isEqualTo("500");
   }
 
   @Test
