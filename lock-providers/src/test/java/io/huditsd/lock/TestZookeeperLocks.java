@@ -193,7 +193,12 @@ class TestZookeeperLocks {
               .hasMessageContaining("SUSPENDED"));
       ours.unlock();
       server.restart();
-      assertThat(ours.tryLock(30, TimeUnit.SECONDS)).as("the lock after the server came back").isTrue();
+      // The session may expire just as the server comes back (Curator injects the expiry once the session timeout
+      // passed while SUSPENDED): a lock acquired in that moment is refused, rightly, and the next attempt on the new
+      // session gets it, as Hudi's lock retries (hoodie.write.lock.num_retries) would.
+      // In this thread: Curator's mutex is held per thread.
+      await("the lock after the server came back").atMost(Duration.ofSeconds(60)).pollInSameThread()
+          .until(() -> ours.tryLock(5, TimeUnit.SECONDS));
       ours.checkStillHeld("the commit");
       ours.unlock();
     } finally {
