@@ -72,6 +72,10 @@ public final class TableWriteConfigs {
     return keys;
   }
 
+  /** Hudi's read buffer per log file opened ({@code HoodieMemoryConfig.MAX_DFS_STREAM_BUFFER_SIZE}). */
+  public static final String DFS_BUFFER_KEY = "hoodie.memory.dfs.buffer.max.size";
+  public static final int DFS_BUFFER_BYTES = 1 << 20;
+
   static Map<String, String> daemonDefaults(HeartbeatSettings heartbeat) {
     Map<String, String> keys = new LinkedHashMap<>();
     // The daemon is a second process on a table that writers own: Hudi's multi-writer mode makes every plan
@@ -95,6 +99,10 @@ public final class TableWriteConfigs {
     keys.put("hoodie.clustering.fail.on.pending.ingestion.during.conflict.resolution", "true");
     keys.put("hoodie.client.heartbeat.interval_in_ms", Long.toString(heartbeat.intervalMillis()));
     keys.put("hoodie.client.heartbeat.tolerable.misses", Integer.toString(heartbeat.hudiTolerableMisses()));
+    // Hudi buffers every log file it opens (the table's and the metadata table's) in a buffer of this size, 16 MiB
+    // by default: 47% of a compaction's allocation here and a third of its live heap, for no speed (measured in
+    // docs/benchmarks.md, "Compaction"). 1 MiB is what Hudi's own MapReduce readers use; users may still set it.
+    keys.put(DFS_BUFFER_KEY, Integer.toString(DFS_BUFFER_BYTES));
     return keys;
   }
 

@@ -18,7 +18,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ForkJoinPool;
 
 /**
  * Estimates the heap a pending plan needs when it executes in the daemon, from what the plan says before it runs:
@@ -30,9 +29,9 @@ import java.util.concurrent.ForkJoinPool;
  *   <li>Compaction: per operation, the log bytes times {@link #LOG_DECODE_FACTOR} (the records Hudi merges in its
  *   spillable map), at most the map's cap, plus the row groups read from the base file and buffered for the new
  *   one. Hudi's Java engine runs the operations of one
- *   plan in a parallel stream on the common ForkJoin pool ({@code HoodieCompactor.compact} maps
- *   {@code context.parallelize(operations)}, a parallel {@code HoodieListData}), so up to
- *   {@code commonPoolParallelism + 1} operations run at once: the estimate is the sum of the largest that many.</li>
+ *   plan in a parallel stream ({@code HoodieCompactor.compact} maps {@code context.parallelize(operations)}, a
+ *   parallel {@code HoodieListData}) on the plan's own pool ({@link PlanThreads}), so up to that pool's parallelism
+ *   of operations run at once: the estimate is the sum of the largest that many.</li>
  *   <li>Rewrite clustering: Hudi's Java strategy reads every record of a group into a list before writing it, and
  *   executes the groups one after another ({@code JavaExecutionStrategy.performClustering}): the largest group's
  *   bytes times {@link #DECODE_FACTOR}.</li>
@@ -81,9 +80,9 @@ public class HeapEstimator {
 
   private final int compactionParallelism;
 
-  /** Operations of one compaction at once as Hudi's Java engine runs them here: the common pool's workers + caller. */
+  /** Operations of one compaction at once as {@link JavaEngine} runs them by default: one per core. */
   public HeapEstimator() {
-    this(ForkJoinPool.getCommonPoolParallelism() + 1);
+    this(PlanThreads.perCore().parallelism());
   }
 
   public HeapEstimator(int compactionParallelism) {

@@ -104,8 +104,16 @@ public final class HudiTables {
    * user had set them); callers close it.
    */
   public HoodieJavaWriteClient<HoodieAvroPayload> writeClient(ServicedTable table, Map<String, String> overrides) {
+    return writeClient(table, overrides, metaClient(table.basePath()));
+  }
+
+  /**
+   * As {@link #writeClient(ServicedTable, Map)}, with the config built from {@code metaClient}, a meta client of the
+   * table the caller has just loaded (one load less per run: on an object store a GET and a LIST).
+   */
+  public HoodieJavaWriteClient<HoodieAvroPayload> writeClient(ServicedTable table, Map<String, String> overrides,
+                                                             HoodieTableMetaClient metaClient) {
     ServicedTable effective = overrides.isEmpty() ? table : table.withHoodieKeysOverridden(overrides);
-    HoodieTableMetaClient metaClient = metaClient(table.basePath());
     return new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConfiguration.newInstance()),
         writeConfig(effective, metaClient));
   }

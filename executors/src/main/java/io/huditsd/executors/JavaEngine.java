@@ -3,6 +3,7 @@ package io.huditsd.executors;
 import io.huditsd.config.ServiceType;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.exception.HoodieLockException;
 
 import java.util.EnumMap;
@@ -12,7 +13,7 @@ import java.util.Objects;
 
 /**
  * Executes plans with Hudi's Java engine in this JVM: a fresh write client per run, with the keys the service's
- * action asks for, closed when the run ends.
+ * action asks for, closed when the run ends; each run on threads of its own ({@link PlanThreads}).
  */
 public final class JavaEngine implements PlanEngine {
   /** The message of Hudi 1.2.0's HoodieLockException when another process's heartbeat holds the instant. */
@@ -20,10 +21,17 @@ public final class JavaEngine implements PlanEngine {
 
   private final HudiTables tables;
   private final Map<ServiceType, ServiceAction> actions;
+  private final PlanThreads threads;
 
+  /** Each plan on one thread per core. */
   public JavaEngine(HudiTables tables, List<ServiceAction> actions) {
+    this(tables, actions, PlanThreads.perCore());
+  }
+
+  public JavaEngine(HudiTables tables, List<ServiceAction> actions, PlanThreads threads) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.actions = byService(actions);
+    this.threads = Objects.requireNonNull(threads, "threads is null");
   }
 
   /** The actions by service; a service listed twice is a wiring mistake. */
@@ -43,8 +51,13 @@ public final class JavaEngine implements PlanEngine {
     if (action == null) {
       throw new IllegalStateException("No action for service " + item.service());
     }
-    Map<String, String> overrides = action.clientOverrides(item, tables.metaClient(item.table().basePath()));
-    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(item.table(), overrides)) {
+    return threads.run(item.table().id(), () -> execute(action, item));
+  }
+
+  private ActionResult execute(ServiceAction action, WorkItem item) {
+    HoodieTableMetaClient metaClient = tables.metaClient(item.table().basePath());
+    Map<String, String> overrides = action.clientOverrides(item, metaClient);
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(item.table(), overrides, metaClient)) {
       return action.execute(client, item.instant());
     } catch (HoodieLockException e) {
       // Two processes that both found the plan requested race to start it; Hudi decides under the table lock
