@@ -137,7 +137,7 @@ gc_flags() { # name
   [ "$jfr" = 1 ] && flags+=(-XX:StartFlightRecording=filename="$dir/logs/$1.jfr",settings=profile)
   echo "${flags[*]}"
 }
-tsd_detail='echo "plan run $(seconds "$(grep -o "durationMs=[0-9]*" "$dir/logs/$name.out" | cut -d= -f2)") s (Started..Finished)"'
+tsd_detail='echo "plan run $(seconds "$(grep -o "durationMs=[0-9]*" "$dir/logs/$name.out" | head -1 | cut -d= -f2)") s (Started..Finished)"'
 java_detail='echo "config $(seconds "$(field "$dir/logs/$name.out" config_ms @@result)") / schedule $(seconds "$(field "$dir/logs/$name.out" schedule_ms @@result)") / compact+commit $(seconds "$(field "$dir/logs/$name.out" compact_ms @@result)") s"'
 
 run_tsd() { # name extra-jvm-flags...
