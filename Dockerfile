@@ -49,9 +49,11 @@ COPY bin/tsd /opt/hudi-tsd/bin/tsd
 # hadoop-aws and the AWS SDK v1 modules it uses are in lib/.
 COPY lib/ext/ /opt/hudi-tsd/lib/ext/
 # The heap follows the container's memory limit. Hadoop's simple authentication needs a user name, which an
-# arbitrary UID (OpenShift) would not have.
+# arbitrary UID (OpenShift) would not have. No class-data-sharing archive (README, "Running it"): every fresh pod
+# (each CronJob run) would pay for writing one at its first once and lose it with the pod.
 ENV TSD_JAVA_OPTS="-XX:MaxRAMPercentage=70.0 -XX:+ExitOnOutOfMemoryError" \
-    HADOOP_USER_NAME=tsd
+    HADOOP_USER_NAME=tsd \
+    TSD_CDS=off
 
 FROM runtime AS spark-false
 
