@@ -10,11 +10,14 @@ import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.bloom.BloomFilter;
 import org.apache.hudi.common.bloom.BloomFilterFactory;
 import org.apache.hudi.common.config.HoodieMetadataConfig;
+import org.apache.hudi.common.engine.EngineType;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.collection.Pair;
+import org.apache.hudi.common.util.queue.ExecutorType;
+import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.metadata.HoodieBackedTableMetadata;
 import org.apache.hudi.storage.StoragePath;
 import org.apache.hudi.storage.StoragePathInfo;
@@ -129,6 +132,20 @@ class TestStreamingRewriteClustering {
       List<Long> amounts = tables.rows(output).stream().map(row -> Long.parseLong(row.get("amount"))).toList();
       assertThat(amounts).hasSize(100).isSorted();
     }
+  }
+
+  @Test
+  void readsOnAThreadOfItsOwnWhateverDefaultTheWriteConfigFilledIn() {
+    // Hudi's builder writes every default into the properties: SIMPLE (one thread) is always "set".
+    HoodieWriteConfig defaults = HoodieWriteConfig.newBuilder().withEngineType(EngineType.JAVA)
+        .withPath(directory.toString()).build();
+    assertThat(defaults.getExecutorType()).isEqualTo(ExecutorType.SIMPLE);
+    assertThat(JavaStreamingRewriteExecutionStrategy.streamingConfig(defaults).getExecutorType())
+        .isEqualTo(ExecutorType.DISRUPTOR);
+    HoodieWriteConfig bounded = HoodieWriteConfig.newBuilder().withEngineType(EngineType.JAVA)
+        .withPath(directory.toString()).withProps(Map.of("hoodie.write.executor.type", "BOUNDED_IN_MEMORY")).build();
+    assertThat(JavaStreamingRewriteExecutionStrategy.streamingConfig(bounded).getExecutorType())
+        .isEqualTo(ExecutorType.BOUNDED_IN_MEMORY);
   }
 
   private void cluster(ServicedTable table, Map<String, String> extraKeys) {
