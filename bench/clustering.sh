@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Default (rewrite) clustering benchmark, brief (issue 16): `bin/tsd once --services clustering` with the daemon's
-# default strategies (HotAwareClusteringPlanStrategy + Hudi's JavaSortAndSizeExecutionStrategy) against Hudi's
+# default strategies (HotAwareClusteringPlanStrategy, whose plans name Hudi's JavaSortAndSizeExecutionStrategy, executed
+# by the daemon's JavaStreamingRewriteExecutionStrategy) against Hudi's
 # Spark rewrite (SparkSizeBasedClusteringPlanStrategy + SparkSortAndSizeExecutionStrategy through CALL
 # run_clustering, Spark local[2], official bundle 1.2.0) on identical copies of a COW table of many small gzip files
 # (bench/BinaryCopyTable.java: COMMITS files of ROWS_PER_COMMIT rows). Each contender a whole process under
@@ -14,8 +15,8 @@
 #   BENCH_DIR        working directory; source tables are kept, runs/ and logs/ wiped [/tmp/hudi-tsd-bench-clustering]
 #   COMMITS, ROWS_PER_COMMIT                                                          [40 15000]
 #   HEAP             -Xmx of every JVM                                                [2g]
-#   CONTENDERS       [tsd tsd-warnlog spark-rewrite]; tsd-warnlog is tsd with the root logger at WARN
-#                    (-Dlogback.configurationFile=bench/logback-warn.xml; see that file)
+#   CONTENDERS       [tsd spark-rewrite]; also tsd-warnlog: tsd with the root logger at WARN
+#                    (-Dlogback.configurationFile=bench/logback-warn.xml; `once` does that itself since issue 16)
 #   JFR              1: record tsd and tsd-warnlog (settings=profile: execution and allocation samples) [1]
 #   VERIFY_SPARK     1: count rows and distinct keys of every clustered copy with Spark [1]
 # The daemon's hot-file-group rule is switched off (hot.commits=0, hot.minutes=0): the table was just written.
@@ -26,7 +27,7 @@ dir=${BENCH_DIR:-/tmp/hudi-tsd-bench-clustering}
 commits=${COMMITS:-40}
 rows_per_commit=${ROWS_PER_COMMIT:-15000}
 heap=${HEAP:-2g}
-contenders=${CONTENDERS:-tsd tsd-warnlog spark-rewrite}
+contenders=${CONTENDERS:-tsd spark-rewrite}
 jfr=${JFR:-1}
 verify_spark=${VERIFY_SPARK:-1}
 jar="$home/api/target/hudi-tsd.jar"
@@ -74,6 +75,7 @@ source_bytes=$(find "$source_table" -path "$source_table/.hoodie" -prune -o -nam
 
 rows_md=()
 succeeded=()
+declare -A wall cpu
 contend() { # name COMMAND...
   local name=$1 status=ok before
   shift
@@ -86,6 +88,8 @@ contend() { # name COMMAND...
   [ "$status" = ok ] && succeeded+=("$dir/runs/$name")
   local t
   t=$(tail -1 "$dir/logs/$name.time")
+  wall[$name]=$(awk '{ print $1 }' <<<"$t")
+  cpu[$name]=$(awk '{ printf "%.2f", $2 + $3 }' <<<"$t")
   rows_md+=("| $name | **$(awk '{ print $1 }' <<<"$t")** | $(awk '{ printf "%.2f", $2 + $3 }' <<<"$t") | $(awk '{ printf "%d", $4 / 1024 }' <<<"$t") | $(gc_after "$dir/logs/$name.gc") | $before | $status |")
   log "$name: $t ($status)"
 }
@@ -124,6 +128,11 @@ fi
   echo "| contender | wall s | CPU s | peak RSS MiB | largest heap after GC MiB | load before | status |"
   echo "|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows_md[@]}"
+  if [ -n "${wall[tsd]:-}" ] && [ -n "${wall[spark-rewrite]:-}" ]; then
+    echo
+    awk -v sw="${wall[spark-rewrite]}" -v tw="${wall[tsd]}" -v sc="${cpu[spark-rewrite]}" -v tc="${cpu[tsd]}" \
+      'BEGIN { printf "spark-rewrite / tsd: %.2fx wall, %.2fx CPU\n", sw / tw, sc / tc }'
+  fi
   if [ -n "$verified" ]; then
     echo
     echo "read back with Spark (expected $((commits * rows_per_commit)) rows and distinct keys):"

@@ -1,6 +1,7 @@
 package io.huditsd.executors;
 
 import io.huditsd.executors.clustering.JavaBinaryCopyClusteringExecutionStrategy;
+import io.huditsd.executors.clustering.JavaStreamingRewriteExecutionStrategy;
 import org.apache.hudi.table.action.cluster.strategy.ClusteringExecutionStrategy;
 
 import java.util.Map;
@@ -13,20 +14,29 @@ import java.util.Optional;
  * executed with the default would silently rewrite every record, and a plan a Spark writer scheduled names a class
  * the Java engine does not have. So the daemon reads the class the plan names and executes with its Java
  * counterpart.
+ *
+ * <p>Plans of Hudi's sort-and-size rewrite (the daemon's default plans name it, and Spark's size-based plans name
+ * Spark's) are executed with {@link JavaStreamingRewriteExecutionStrategy}: the same files, without holding a
+ * group's records in memory. It hands plans with sort columns to Hudi's strategy itself.
  */
 public final class ClusteringStrategyMatch {
   public static final String EXECUTION_STRATEGY_KEY = "hoodie.clustering.execution.strategy.class";
   public static final String JAVA_SORT_AND_SIZE =
       "org.apache.hudi.client.clustering.run.strategy.JavaSortAndSizeExecutionStrategy";
   public static final String JAVA_BINARY_COPY = JavaBinaryCopyClusteringExecutionStrategy.class.getName();
+  public static final String JAVA_STREAMING_REWRITE = JavaStreamingRewriteExecutionStrategy.class.getName();
 
   private static final String SPARK_RUN = "org.apache.hudi.client.clustering.run.strategy.";
   private static final String SPARK_PLAN = "org.apache.hudi.client.clustering.plan.strategy.";
 
-  /** Spark strategies with a Java counterpart (plans name execution strategies; plan strategies for safety). */
+  /**
+   * Strategies executed by another class: Spark's with a Java counterpart (plans name execution strategies; plan
+   * strategies for safety), and Hudi's Java sort-and-size rewrite with its streaming equivalent.
+   */
   private static final Map<String, String> JAVA_COUNTERPARTS = Map.of(
-      SPARK_RUN + "SparkSortAndSizeExecutionStrategy", JAVA_SORT_AND_SIZE,
-      SPARK_PLAN + "SparkSizeBasedClusteringPlanStrategy", JAVA_SORT_AND_SIZE,
+      JAVA_SORT_AND_SIZE, JAVA_STREAMING_REWRITE,
+      SPARK_RUN + "SparkSortAndSizeExecutionStrategy", JAVA_STREAMING_REWRITE,
+      SPARK_PLAN + "SparkSizeBasedClusteringPlanStrategy", JAVA_STREAMING_REWRITE,
       SPARK_RUN + "SparkBinaryCopyClusteringExecutionStrategy", JAVA_BINARY_COPY,
       SPARK_RUN + "SparkStreamCopyClusteringExecutionStrategy", JAVA_BINARY_COPY,
       SPARK_PLAN + "SparkStreamCopyClusteringPlanStrategy", JAVA_BINARY_COPY);
@@ -71,7 +81,7 @@ public final class ClusteringStrategyMatch {
     String counterpart = JAVA_COUNTERPARTS.get(planStrategyClass);
     if (counterpart != null) {
       return new Choice(Optional.of(counterpart), "the plan names " + planStrategyClass
-          + ", whose Java counterpart is " + counterpart);
+          + ", executed on the Java engine by " + counterpart);
     }
     String why = NO_COUNTERPART.get(planStrategyClass);
     if (why != null) {

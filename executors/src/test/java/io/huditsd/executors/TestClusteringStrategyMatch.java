@@ -20,17 +20,20 @@ class TestClusteringStrategyMatch {
   }
 
   @Test
-  void sparkSortAndSizePlansRunAsJavaSortAndSize() {
+  void sortAndSizePlansOfSparkAndOfHudisJavaStrategyRunAsTheStreamingRewrite() {
     assertThat(ClusteringStrategyMatch.forPlan(SPARK + "SparkSortAndSizeExecutionStrategy").className())
-        .contains(ClusteringStrategyMatch.JAVA_SORT_AND_SIZE);
+        .contains(ClusteringStrategyMatch.JAVA_STREAMING_REWRITE);
+    // The daemon's default plans name Hudi's Java strategy, which holds a group in a list.
+    assertThat(ClusteringStrategyMatch.forPlan(ClusteringStrategyMatch.JAVA_SORT_AND_SIZE).className())
+        .contains(ClusteringStrategyMatch.JAVA_STREAMING_REWRITE);
   }
 
   @Test
   void aJavaStrategyOnTheClassPathRunsAsNamed() {
     assertThat(ClusteringStrategyMatch.forPlan(JavaBinaryCopyClusteringExecutionStrategy.class.getName()).className())
         .contains(JavaBinaryCopyClusteringExecutionStrategy.class.getName());
-    assertThat(ClusteringStrategyMatch.forPlan(ClusteringStrategyMatch.JAVA_SORT_AND_SIZE).className())
-        .contains(ClusteringStrategyMatch.JAVA_SORT_AND_SIZE);
+    assertThat(ClusteringStrategyMatch.forPlan(ClusteringStrategyMatch.JAVA_STREAMING_REWRITE).className())
+        .contains(ClusteringStrategyMatch.JAVA_STREAMING_REWRITE);
   }
 
   @Test

@@ -83,6 +83,9 @@ class SparkCowClusteringIT {
     assertThat(timeline.filterInflightsAndRequested().getInstants()).as("unfinished instants").isEmpty();
     assertThat(once.stdout()).as("once reports the run\n%s", once.output())
         .contains("service=clustering instant=" + clustering + " status=succeeded");
+    // The default plan names Hudi's list strategy; the daemon executes it with its streaming rewrite.
+    assertThat(once.output()).as("execution strategy of the default plan\n%s", once.output())
+        .contains("execution strategy io.huditsd.executors.clustering.JavaStreamingRewriteExecutionStrategy");
     List<String> clustered = reader.latestBaseFiles(Listing.STORAGE);
     assertThat(clustered).as("latest base files after clustering, %d before: %s", before.size(), before)
         .hasSize(TrackedTable.PARTITIONS.size())

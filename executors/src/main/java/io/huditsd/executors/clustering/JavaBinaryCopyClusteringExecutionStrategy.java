@@ -38,7 +38,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (see {@link RowGroupCopier}). Memory follows the largest row group, not the group.
  *
  * <p>A group that cannot be copied (log files, sort columns, mismatched schemas or bloom filters; see
- * {@link FallbackReason}) is rewritten by Hudi's {@link JavaSortAndSizeExecutionStrategy}; the reason is logged and
+ * {@link FallbackReason}) is rewritten by {@link JavaStreamingRewriteExecutionStrategy} (Hudi's
+ * {@link JavaSortAndSizeExecutionStrategy} when the plan sorts); the reason is logged and
  * counted in {@code tsd_clustering_binary_copy_fallbacks_total}.
  *
  * <p>Set with {@code hoodie.clustering.execution.strategy.class}; plans of
@@ -109,7 +110,7 @@ public class JavaBinaryCopyClusteringExecutionStrategy<T>
     }
     if (!rewrite.isEmpty()) {
       HoodieClusteringPlan rewritePlan = HoodieClusteringPlan.newBuilder(plan).setInputGroups(rewrite).build();
-      statuses.addAll(new JavaSortAndSizeExecutionStrategy<T>(getHoodieTable(), getEngineContext(), config)
+      statuses.addAll(new JavaStreamingRewriteExecutionStrategy<T>(getHoodieTable(), getEngineContext(), config)
           .performClustering(rewritePlan, schema, instantTime).getWriteStatuses().collectAsList());
     }
     HoodieWriteMetadata<HoodieData<WriteStatus>> metadata = new HoodieWriteMetadata<>();

@@ -106,6 +106,23 @@ final class CopyTables {
     }
   }
 
+  /** Deletes the rows with ids {@code firstId..firstId+count-1} in one commit (MOR: delete blocks in the logs). */
+  String delete(ServicedTable table, Schema schema, int firstId, int count) {
+    try (HoodieJavaWriteClient<DefaultHoodieRecordPayload> client = writer(table, schema, Map.of())) {
+      String instant = client.startCommit();
+      List<HoodieKey> keys = new ArrayList<>(count);
+      for (int i = firstId; i < firstId + count; i++) {
+        keys.add(new HoodieKey(String.format("id-%05d", i), REGIONS.get(i % REGIONS.size())));
+      }
+      List<WriteStatus> statuses = client.delete(keys, instant);
+      if (statuses.stream().anyMatch(WriteStatus::hasErrors)) {
+        throw new IllegalStateException("delete errors in " + instant);
+      }
+      client.commit(instant, statuses);
+      return instant;
+    }
+  }
+
   private HoodieJavaWriteClient<DefaultHoodieRecordPayload> writer(ServicedTable table, Schema schema,
                                                                    Map<String, String> writerKeys) {
     Properties properties = new Properties();
