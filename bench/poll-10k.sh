@@ -25,9 +25,8 @@
 # take longer than the measurement. The target table, which the samples write to, is a real copy (`cp -a`), fresh for
 # each contender.
 #
-# Per contender: start `server` with -Xmx from HEAPS; count polls per second (tsd_poll_duration_seconds_count, one
-# scrape a second) from the start until every table has been polled once ("first polls"); wait one more interval;
-# sample /proc/<pid>/stat and jstat over MEASURE_SECONDS; full GC and GC.heap_info; SAMPLES commits to the target,
+# Per contender: start `server` with -Xmx from HEAPS; wait until the REST API shows every table polled; wait one more
+# interval; read every table's lastPoll (the phases over the interval show how first polls spread); sample /proc/<pid>/stat and jstat over MEASURE_SECONDS; full GC and GC.heap_info; SAMPLES commits to the target,
 # each timed to the daemon's "Scheduled table=bench-target service=compaction" line; stop the daemon.
 set -euo pipefail
 
@@ -107,7 +106,6 @@ tables:
     id: bench-target
     hoodie:
       hoodie.compact.inline.max.delta.commits: "1"
-      hoodie.tsd.bench: local
 EOF
   load_start=$(cut -d' ' -f1 /proc/loadavg)
   log "[$name] starting the daemon (-Xmx$heap, $jar_dir), load $load_start"
@@ -115,31 +113,43 @@ EOF
   java -Xmx"$heap" "${java_flags[@]}" -cp "$jar_dir/hudi-tsd.jar" io.huditsd.api.TsdApplication server "$run/bench.yml" \
     >"$run/daemon.log" 2>&1 &
   daemon=$!
-  until polls_done >/dev/null 2>&1 && [ "$(polls_done)" -gt 0 ]; do
+  # Not the Prometheus endpoint: its per-table gauges make one scrape of 10,000 tables cost seconds of CPU.
+  all_polled() {
+    local body
+    body=$(curl -sf "http://localhost:$port/api/v1/tables") || return 1
+    [ "$(grep -o '"id":"' <<<"$body" | wc -l)" -ge "$tables" ] && ! grep -q '"lastPoll":null' <<<"$body"
+  }
+  until all_polled; do
     kill -0 "$daemon" 2>/dev/null || { log "[$name] daemon exited; see $run/daemon.log"; exit 1; }
-    sleep 0.5
-  done
-  # First polls: polls per second until every table has polled once (each table's first poll is its first).
-  first=(); last=0
-  while :; do
-    sleep 1
-    kill -0 "$daemon" 2>/dev/null || { log "[$name] daemon exited; see $run/daemon.log"; exit 1; }
-    current=$(polls_done)
-    first+=($((current - last)))
-    last=$current
-    [ "$current" -lt "$tables" ] || break
-    [ ${#first[@]} -lt 900 ] || { log "[$name] not every table polled after 900 s"; break; }
+    sleep 10
   done
   warm_ms=$(( $(now_ms) - start_ms ))
-  first_stats=$(printf '%s\n' "${first[@]}" | sort -n | awk '{ v[NR] = $1; if ($1 == 0) z++ } END {
-    printf "over %d s, per second min %d, median %d, max %d, %d s without one", NR, v[1], v[int((NR + 1) / 2)], v[NR], z }')
-  printf '%s\n' "${first[@]}" >"$run/first-polls-per-second.txt"
-  log "[$name] every table polled once after $((warm_ms / 1000)) s ($first_stats); waiting one more interval"
+  log "[$name] every table polled once after $((warm_ms / 1000)) s; waiting one more interval"
   sleep "${interval%s}"
+  # How the polls spread over the interval: each table keeps the phase of its first poll, so the phases of the
+  # tables' last polls (lastPoll mod interval, in 1 s buckets) show the spread of first polls and of every round.
+  curl -sf "http://localhost:$port/api/v1/tables" >"$run/tables.json"
+  first_stats=$(python3 - "$run/tables.json" "${interval%s}" <<'PY'
+import json, sys
+from datetime import datetime
+tables, interval = json.load(open(sys.argv[1])), int(sys.argv[2])
+def seconds(value):
+    if isinstance(value, (int, float)):
+        return float(value)
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+buckets = [0] * interval
+for table in tables:
+    buckets[int(seconds(table["lastPoll"]) % interval)] += 1
+ordered = sorted(buckets)
+print("polls per second of the interval min %d, median %d, max %d, mean %.1f, %d s empty"
+      % (ordered[0], ordered[len(ordered) // 2], ordered[-1], len(tables) / interval, buckets.count(0)))
+PY
+)
+  log "[$name] $first_stats"
 
   load_measure=$(cut -d' ' -f1 /proc/loadavg)
   log "[$name] measuring for $measure s, load $load_measure"
-  [ "${JFR:-0}" != 1 ] || jcmd "$daemon" JFR.start name=idle settings=profile filename="$run/idle.jfr" >/dev/null
+  [ "${JFR:-0}" != 1 ] || jcmd "$daemon" JFR.start name=idle settings=profile >"$run/jfr.log" 2>&1
   p0=$(polls_done); t0=$(now_ms); c0=$(cpu_ticks "$daemon")
   max_heap=0; sum_heap=0; n_heap=0
   end=$(( $(date +%s) + measure ))
@@ -150,10 +160,16 @@ EOF
     sleep 5
   done
   t1=$(now_ms); c1=$(cpu_ticks "$daemon"); p1=$(polls_done)
-  [ "${JFR:-0}" != 1 ] || jcmd "$daemon" JFR.stop name=idle >/dev/null
+  if [ "${JFR:-0}" = 1 ]; then
+    jcmd "$daemon" JFR.dump name=idle filename="$run/idle.jfr" >"$run/jfr.log" 2>&1 || true
+    jcmd "$daemon" JFR.stop name=idle >>"$run/jfr.log" 2>&1 || true
+  fi
   cpu_s=$(awk -v c="$((c1 - c0))" -v hz="$ticks" 'BEGIN { printf "%.1f", c / hz }')
   cpu_percent=$(awk -v c="$((c1 - c0))" -v hz="$ticks" -v ms="$((t1 - t0))" 'BEGIN { printf "%.2f", 100 * (c / hz) / (ms / 1000) }')
   per_poll_ms=$(awk -v c="$((c1 - c0))" -v hz="$ticks" -v p="$((p1 - p0))" 'BEGIN { printf "%.3f", p ? 1000 * (c / hz) / p : 0 }')
+  # One Prometheus scrape, as a monitoring system would make it every 15-60 s (outside the idle window).
+  s0=$(cpu_ticks "$daemon"); scrape_bytes=$(curl -sf "http://localhost:$((port + 1))/prometheus" | wc -c); s1=$(cpu_ticks "$daemon")
+  scrape=$(awk -v c="$((s1 - s0))" -v hz="$ticks" -v b="$scrape_bytes" 'BEGIN { printf "%.2f s CPU, %.1f MB", c / hz, b / 1e6 }')
   rss_kib=$(awk '/^VmRSS/ { print $2 }' "/proc/$daemon/status")
   threads=$(awk '/^Threads/ { print $2 }' "/proc/$daemon/status")
   jcmd "$daemon" GC.run >/dev/null
@@ -184,10 +200,10 @@ EOF
   if [ "${JFR:-0}" = 1 ] && [ -f "$run/idle.jfr" ]; then
     python3 "$home/bench/jfr-summary.py" "$run/idle.jfr" 25 >"$run/jfr-summary.txt" 2>&1 || true
   fi
-  results+=("$(printf '| %s | %s | %d | %s | %s / %s | %s | %d / %d | %d | %d / %d | %s | %s | %s |' \
-    "$name" "$heap" "$tables" "$((warm_ms / 1000)) s" "$cpu_percent %" "$cpu_s s" "$per_poll_ms" \
+  results+=("$(printf '| %s | %s | %d | %s; %s | %s / %s | %s | %d / %d | %d | %d / %d | %s | %s | %s | %s |' \
+    "$name" "$heap" "$tables" "$((warm_ms / 1000)) s" "$first_stats" "$cpu_percent %" "$cpu_s s" "$per_poll_ms" \
     "$((sum_heap / n_heap / 1024))" "$((max_heap / 1024))" "$((live_kib / 1024))" "$((rss_kib / 1024))" "$threads" \
-    "$failures" "${delays[*]:-none}" "$load_start / $load_measure")")
+    "$failures" "${delays[*]:-none}" "$scrape" "$load_start / $load_measure")")
   log "[$name] done: ${results[-1]}"
 done
 
@@ -196,7 +212,7 @@ cat <<EOF
 poll-10k benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(java -version 2>&1 | head -1), polling.interval $interval,
 $tables tables ($((tables - 1)) idle + bench-target), idle window $measure s; per contender: $dir/run-NAME/
 
-| contender | -Xmx | tables | all polled once after | idle CPU (one core) / CPU s | CPU ms per poll | heap used avg / max MiB | live heap after full GC MiB | RSS MiB / threads | failing tables | commit-to-schedule s | load at start / window |
-|---|---|---|---|---|---|---|---|---|---|---|---|
+| contender | -Xmx | tables | all polled once after; spread | idle CPU (one core) / CPU s | CPU ms per poll | heap used avg / max MiB | live heap after full GC MiB | RSS MiB / threads | failing tables | commit-to-schedule s | one Prometheus scrape | load at start / window |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
 EOF
 printf '%s\n' "${results[@]}"
