@@ -17,6 +17,7 @@
 #   MEASURE_SECONDS  idle measurement window after warm-up      [120]
 #   SAMPLES          commit-to-schedule samples per contender   [2]
 #   JFR              1: record a profile (settings=profile) over the idle window, summarised with jfr-summary.py
+#   REUSE_TABLES     1: keep the template and copies of an earlier run in BENCH_DIR if there are TABLES-1 of them
 #   BENCH_PORT       REST port; the admin port is the next one  [18490]
 #
 # Setup: the template table of bench/poll-cost.sh (BenchWriter: MOR, v9, 3 partitions, metadata table, 82 files),
@@ -58,6 +59,10 @@ first_jar=$(abs "${contenders[0]#*=}")/hudi-tsd.jar
 writer=(java "${java_flags[@]}" -Dlogback.configurationFile="$home/bench/logback-quiet.xml"
   -cp "$first_jar:$(dirname "$first_jar")/lib/*" "$home/bench/BenchWriter.java")
 
+if [ "${REUSE_TABLES:-0}" = 1 ] && [ -d "$dir/template" ] \
+    && [ "$(find "$dir/tables" -mindepth 1 -maxdepth 1 | wc -l)" -eq $((tables - 1)) ]; then
+  log "reusing the template and the $((tables - 1)) copies in $dir"
+else
 rm -rf "$dir"
 mkdir -p "$dir/tables"
 log "writing the template table"
@@ -69,6 +74,7 @@ for i in $(seq 1 $((tables - 1))); do
   printf '%s/tables/t%05d\0' "$dir" "$i"
 done | xargs -0 -n 200 sh -c 'for d; do cp -al "$0" "$d"; done' "$dir/template"
 log "template: $(find "$dir/template" -type f | wc -l) files; $((tables - 1)) hard-linked copies in $(( ($(now_ms) - copy_start) / 1000 )) s"
+fi
 
 results=()
 for index in "${!contenders[@]}"; do
@@ -117,7 +123,8 @@ EOF
   all_polled() {
     local body
     body=$(curl -sf "http://localhost:$port/api/v1/tables") || return 1
-    [ "$(grep -o '"id":"' <<<"$body" | wc -l)" -ge "$tables" ] && ! grep -q '"lastPoll":null' <<<"$body"
+    # A table not polled yet has no lastPoll field at all (the API leaves nulls out).
+    [ "$(grep -o '"lastPoll":"' <<<"$body" | wc -l)" -ge "$tables" ]
   }
   until all_polled; do
     kill -0 "$daemon" 2>/dev/null || { log "[$name] daemon exited; see $run/daemon.log"; exit 1; }
@@ -139,7 +146,8 @@ def seconds(value):
     return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
 buckets = [0] * interval
 for table in tables:
-    buckets[int(seconds(table["lastPoll"]) % interval)] += 1
+    if table.get("lastPoll") is not None:
+        buckets[int(seconds(table["lastPoll"]) % interval)] += 1
 ordered = sorted(buckets)
 print("polls per second of the interval min %d, median %d, max %d, mean %.1f, %d s empty"
       % (ordered[0], ordered[len(ordered) // 2], ordered[-1], len(tables) / interval, buckets.count(0)))
