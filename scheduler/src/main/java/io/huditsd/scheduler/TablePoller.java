@@ -95,11 +95,24 @@ public final class TablePoller {
     String basePath = state.table().basePath();
     Optional<PollResult.LoadedTable> known = last.table();
     TimelineFingerprint fingerprint;
+    TimelineLocation location;
     boolean propertiesRead;
     try {
-      String timelinePath = known.map(loaded -> loaded.metaClient().getTimelinePath().toString())
-          .orElse(basePath + "/.hoodie");
-      TimelineFingerprint.Listing listing = TimelineFingerprint.list(hadoopConfiguration, timelinePath);
+      location = known.isPresent() ? known.get().location()
+          : TimelineLocation.resolve(hadoopConfiguration, basePath, basePath + "/.hoodie");
+      TimelineFingerprint.Listing listing;
+      try {
+        listing = location.list();
+      } catch (IOException e) {
+        if (known.isEmpty()) {
+          throw e;
+        }
+        // The file system held may have been closed under us (FileSystem.close on Hadoop's cached instance, by
+        // any user of it): list once more through the one Hadoop hands out now, which is kept if it works. A
+        // table that is gone fails here as before.
+        location = location.resolvedAgain(hadoopConfiguration);
+        listing = location.list();
+      }
       // hoodie.properties only when the listing moved or a recheck is due: an idle poll is then one LIST on an
       // object store. Hudi rewrites hoodie.properties together with timeline changes (an upgrade moves or adds
       // instants, metadata partitions change within a commit); the recheck bounds how late a change made without
@@ -107,7 +120,7 @@ public final class TablePoller {
       propertiesRead = known.isEmpty() || !listing.equals(known.get().fingerprint().listing())
           || !now.isBefore(known.get().propertiesCheckedAt().plus(propertiesRecheck(state)));
       long propertiesStamp = propertiesRead
-          ? TimelineFingerprint.propertiesStamp(hadoopConfiguration, basePath)
+          ? location.propertiesStamp()
           : known.get().fingerprint().propertiesStamp();
       fingerprint = TimelineFingerprint.of(listing, propertiesStamp);
     } catch (Exception | LinkageError e) {
@@ -121,7 +134,9 @@ public final class TablePoller {
       boolean recheckDue = last.recheckAt().filter(at -> !now.isBefore(at)).isPresent();
       if (!changed && !last.timeTriggered() && !recheckDue) {
         logRecovery(state, last);
-        state.publish(propertiesRead ? last.unchanged(now, now) : last.unchanged(now));
+        // An idle poll allocates no new LoadedTable unless something in it moved.
+        boolean same = !propertiesRead && location == known.get().location();
+        state.publish(same ? last.unchanged(now) : last.unchanged(now, propertiesCheckedAt, location));
         return Result.UNCHANGED;
       }
       // Not changed implies known: the first poll always counts as a change.
@@ -130,8 +145,11 @@ public final class TablePoller {
       if (changed) {
         TableProbe.requireReadableInstants(tables.instantFiles(), metaClient);
       }
-      // Unchanged timeline (a time-trigger poll): the write config built at the last change still holds.
-      HoodieWriteConfig config = changed ? tables.writeConfig(state.table(), metaClient) : known.get().writeConfig();
+      // Unchanged timeline: the write config built at the last change still holds where it was kept (a
+      // time-triggered table); a recheck or a replan builds it again from the same meta client.
+      HoodieWriteConfig config = changed || known.get().writeConfig().isEmpty()
+          ? tables.writeConfig(state.table(), metaClient)
+          : known.get().writeConfig().get();
       boolean timeTriggered = last.timeTriggered();
       Optional<Instant> recheckAt = last.recheckAt();
       FailedWrites failedWrites = last.failedWrites();
@@ -144,19 +162,25 @@ public final class TablePoller {
         if (!outcome.scheduledInstants().isEmpty()) {
           observer.scheduled(state.table().id(), outcome.scheduledInstants());
           // Our own plans changed the timeline; they are already enqueued.
-          fingerprint = timelineFingerprint(basePath, metaClient);
+          location = location(basePath, metaClient, location);
+          fingerprint = location.read();
         }
       }
       // The first poll of a table reads .hoodie; later ones read the version's own timeline folder.
       if (known.isEmpty()) {
-        fingerprint = timelineFingerprint(basePath, metaClient);
+        location = location(basePath, metaClient, location);
+        fingerprint = location.read();
       }
+      // A version change moves the timeline folder (.hoodie before 8, .hoodie/timeline from 8).
+      location = location(basePath, metaClient, location);
       Optional<TableBacklog> backlog = changed
           ? Optional.of(backlogReader.read(metaClient, config.getParquetSmallFileLimit(),
               config.getCleanerCommitsRetained()))
           : last.backlog();
       logRecovery(state, last);
-      state.publish(new PollResult(Optional.of(new PollResult.LoadedTable(fingerprint, metaClient, config,
+      // Only a time-triggered table plans on unchanged polls with the config; others drop it (see LoadedTable).
+      Optional<HoodieWriteConfig> kept = timeTriggered ? Optional.of(config) : Optional.empty();
+      state.publish(new PollResult(Optional.of(new PollResult.LoadedTable(fingerprint, metaClient, kept, location,
               propertiesCheckedAt)),
           Optional.of(now), changed ? Optional.of(now) : last.lastChange(), timeTriggered, recheckAt, failedWrites,
           backlog, PollResult.Failures.NONE, replanRequests));
@@ -171,9 +195,12 @@ public final class TablePoller {
     return state.table().pollInterval().multipliedBy(PROPERTIES_RECHECK_POLLS);
   }
 
-  private TimelineFingerprint timelineFingerprint(String basePath, HoodieTableMetaClient metaClient)
+  /** {@code current} when it already lists the meta client's timeline folder; resolved anew otherwise. */
+  private TimelineLocation location(String basePath, HoodieTableMetaClient metaClient, TimelineLocation current)
       throws IOException {
-    return TimelineFingerprint.read(hadoopConfiguration, basePath, metaClient.getTimelinePath().toString());
+    String timelinePath = metaClient.getTimelinePath().toString();
+    return current.timeline().toString().equals(timelinePath) ? current
+        : TimelineLocation.resolve(hadoopConfiguration, basePath, timelinePath);
   }
 
   private static void logRecovery(TableState state, PollResult last) {

@@ -64,7 +64,11 @@ public record TimelineFingerprint(int entries, long digest, long propertiesStamp
    */
   public static Listing list(Configuration hadoopConfiguration, String timelinePath) throws IOException {
     Path timeline = new Path(timelinePath);
-    FileSystem fileSystem = timeline.getFileSystem(hadoopConfiguration);
+    return list(timeline.getFileSystem(hadoopConfiguration), timeline);
+  }
+
+  /** As {@link #list(Configuration, String)}, on a file system already resolved (see {@link TimelineLocation}). */
+  static Listing list(FileSystem fileSystem, Path timeline) throws IOException {
     FileStatus[] statuses = fileSystem.listStatus(timeline);
     Arrays.sort(statuses, Comparator.comparing(status -> status.getPath().getName()));
     long digest = 1125899906842597L;
@@ -97,8 +101,17 @@ public record TimelineFingerprint(int entries, long digest, long propertiesStamp
    * @throws FileNotFoundException when neither exists
    */
   public static long propertiesStamp(Configuration hadoopConfiguration, String basePath) throws IOException {
-    Path path = new Path(new Path(basePath, ".hoodie"), PROPERTIES);
-    FileSystem fileSystem = path.getFileSystem(hadoopConfiguration);
+    Path path = propertiesPath(basePath);
+    return propertiesStamp(path.getFileSystem(hadoopConfiguration), path);
+  }
+
+  /** {@code .hoodie/hoodie.properties} of the table at {@code basePath}. */
+  static Path propertiesPath(String basePath) {
+    return new Path(new Path(basePath, ".hoodie"), PROPERTIES);
+  }
+
+  /** As {@link #propertiesStamp(Configuration, String)}, on a file system already resolved. */
+  static long propertiesStamp(FileSystem fileSystem, Path path) throws IOException {
     FileStatus properties;
     try {
       properties = fileSystem.getFileStatus(path);

@@ -6,6 +6,9 @@ import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.LocalTables;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.WorkerPool;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableConfig;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
@@ -219,6 +222,94 @@ class TestTablePoller {
 
     assertThat(state.snapshot().metaClient()).containsSame(loaded);
     assertThat(pool.snapshot()).isEmpty();
+  }
+
+  @Test
+  void anIdleTableKeepsNoWriteConfigWhileATimeTriggeredOneKeepsItsOwn() throws IOException {
+    TableState counted = new TableState(mor("counted", Map.of("hoodie.compact.inline.max.delta.commits", "3")));
+    TableState timed = new TableState(mor("timed", Map.of(
+        "hoodie.compact.inline.trigger.strategy", "TIME_ELAPSED",
+        "hoodie.compact.inline.max.delta.seconds", "3600")));
+
+    poller.poll(counted, false);
+    poller.poll(timed, false);
+    clock.advance(Duration.ofSeconds(30));
+    assertThat(poller.poll(counted, false)).isEqualTo(TablePoller.Result.UNCHANGED);
+    assertThat(poller.poll(timed, false)).isEqualTo(TablePoller.Result.PLANNED);
+
+    // 94% of what polling held per table was this config; only a table whose every poll plans with it keeps it.
+    assertThat(counted.polled().table().orElseThrow().writeConfig()).isEmpty();
+    assertThat(timed.polled().table().orElseThrow().writeConfig()).hasValueSatisfying(config ->
+        assertThat(config.getString("hoodie.compact.inline.max.delta.seconds")).isEqualTo("3600"));
+  }
+
+  @Test
+  void aRecheckWithoutAChangePlansWithTheTablesOwnKeysThoughNoConfigWasKept() throws IOException {
+    // Two delta commits: due at the table's own trigger of 2, not at Hudi's default of 5.
+    ServicedTable table = mor("orders", Map.of("hoodie.compact.inline.max.delta.commits", "2"));
+    localTables.upsert(table, 0, 5, 2);
+    TableState state = new TableState(table);
+    state.setPaused(true);
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(pool.snapshot()).as("nothing is scheduled while paused").isEmpty();
+    assertThat(state.polled().table().orElseThrow().writeConfig()).isEmpty();
+    state.setPaused(false);
+    // A heartbeat recheck that is due, with the resume's replan already served: the timeline did not move, so
+    // the poll plans against the loaded meta client and must build the config it no longer holds.
+    PollResult last = state.polled();
+    state.publish(new PollResult(last.table(), last.lastPoll(), last.lastChange(), false,
+        Optional.of(clock.instant()), last.failedWrites(), last.backlog(), last.failures(), state.replanRequests()));
+    HoodieTableMetaClient loaded = last.table().orElseThrow().metaClient();
+
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+
+    assertThat(pool.snapshot()).extracting(RunRecord::item)
+        .singleElement()
+        .satisfies(item -> assertThat(item.service()).isEqualTo(ServiceType.COMPACTION));
+    assertThat(state.snapshot().metaClient()).containsSame(loaded);
+  }
+
+  @Test
+  void idlePollsListThroughTheFileSystemResolvedWhenTheTableWasLoaded() throws IOException {
+    TableState state = new TableState(mor("orders", Map.of()));
+    poller.poll(state, false);
+    TimelineLocation location = state.polled().table().orElseThrow().location();
+    assertThat(location.timeline().toString()).endsWith(".hoodie/timeline");
+
+    for (int poll = 0; poll < TablePoller.PROPERTIES_RECHECK_POLLS + 1; poll++) {
+      clock.advance(Duration.ofSeconds(30));
+      assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
+      assertThat(state.polled().table().orElseThrow().location()).isSameAs(location);
+    }
+  }
+
+  @Test
+  void aFileSystemThatFailsIsResolvedAgainAndTheTablePollsOn() throws IOException {
+    TableState state = new TableState(mor("orders", Map.of()));
+    poller.poll(state, false);
+    PollResult last = state.polled();
+    PollResult.LoadedTable loaded = last.table().orElseThrow();
+    // As a FileSystem closed by another user of Hadoop's cached instance fails every call.
+    FileSystem closed = new FilterFileSystem(loaded.location().fileSystem()) {
+      @Override
+      public FileStatus[] listStatus(org.apache.hadoop.fs.Path path) throws IOException {
+        throw new IOException("Filesystem closed");
+      }
+    };
+    TimelineLocation stale = new TimelineLocation(closed, loaded.location().timeline(),
+        loaded.location().properties());
+    state.publish(new PollResult(Optional.of(new PollResult.LoadedTable(loaded.fingerprint(), loaded.metaClient(),
+            loaded.writeConfig(), stale, loaded.propertiesCheckedAt())), last.lastPoll(), last.lastChange(),
+        last.timeTriggered(), last.recheckAt(), last.failedWrites(), last.backlog(), last.failures(),
+        last.replansServed()));
+    clock.advance(Duration.ofSeconds(30));
+
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
+
+    TimelineLocation now = state.polled().table().orElseThrow().location();
+    assertThat(now.fileSystem()).isNotSameAs(closed);
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
+    assertThat(state.polled().table().orElseThrow().location()).isSameAs(now);
   }
 
   @Test
