@@ -32,7 +32,9 @@ import java.util.Map;
  *   plan in a parallel stream ({@code HoodieCompactor.compact} maps {@code context.parallelize(operations)}, a
  *   parallel {@code HoodieListData}) on the plan's own pool ({@link PlanThreads}), so up to that pool's parallelism
  *   of operations run at once: the estimate is the sum of the largest that many.</li>
- *   <li>Rewrite clustering: Hudi's Java strategy reads every record of a group into a list before writing it, and
+ *   <li>Streamed rewrite clustering (the daemon's default, {@link #streams}): per group one slice's logs merged, a
+ *   row group read and one written ({@link #streamedRewrite}); the largest group's.</li>
+ *   <li>Sorted rewrite clustering: Hudi's Java strategy reads every record of a group into a list before writing it, and
  *   executes the groups one after another ({@code JavaExecutionStrategy.performClustering}): the largest group's
  *   bytes times {@link #DECODE_FACTOR}.</li>
  *   <li>Binary copy: the largest source file, which the copier buffers (up to {@link CopyHeap#bufferCapBytes()});
@@ -65,6 +67,8 @@ public class HeapEstimator {
   /** Hudi's spillable map cap when {@code hoodie.memory.compaction.max.size} is not set (see below). */
   public static final long SPILLABLE_MAP_DEFAULT_BYTES = HoodieMemoryConfig.DEFAULT_MAX_MEMORY_FOR_SPILLABLE_MAP_IN_BYTES;
   public static final String PARQUET_BLOCK_SIZE_KEY = "hoodie.parquet.block.size";
+  public static final String SORT_COLUMNS_KEY = "hoodie.clustering.plan.strategy.sort.columns";
+  public static final String BULK_INSERT_SORT_MODE_KEY = "hoodie.bulkinsert.sort.mode";
   /** Hudi's default {@value #PARQUET_BLOCK_SIZE_KEY}: a row group, which the reader and the writer each hold. */
   public static final long PARQUET_BLOCK_SIZE_DEFAULT = 120L << 20;
   /**
@@ -171,6 +175,9 @@ public class HeapEstimator {
     if (isBinaryCopy(plan, keys)) {
       return binaryCopy(metaClient, plan, groups);
     }
+    if (streams(plan, keys)) {
+      return streamedRewrite(metaClient, keys, groups);
+    }
     long largest = 0;
     for (HoodieClusteringGroup group : groups) {
       largest = Math.max(largest, groupBytes(metaClient, group));
@@ -178,6 +185,65 @@ public class HeapEstimator {
     return new HeapEstimate(rewriteBytes(largest), String.format(Locale.ROOT,
         "%d %s, largest %s x %.1f decode factor + %s per run", groups.size(), groups.size() == 1 ? "group" : "groups",
         ByteSize.format(largest), DECODE_FACTOR, ByteSize.format(REWRITE_FIXED_BYTES)));
+  }
+
+  /**
+   * A streamed rewrite ({@link ClusteringStrategyMatch#JAVA_STREAMING_REWRITE}) holds no group: per group one slice's
+   * log records merged at a time (as a compaction's operation, up to the spillable map's cap), a row group read and
+   * one buffered for the output, and what any rewrite holds. Groups run one after another: the largest counts.
+   */
+  private HeapEstimate streamedRewrite(HoodieTableMetaClient metaClient, Map<String, String> keys,
+                                       List<HoodieClusteringGroup> groups) {
+    long spillCap = spillableMapCap(keys);
+    long blockSize = longKey(keys, PARQUET_BLOCK_SIZE_KEY, PARQUET_BLOCK_SIZE_DEFAULT);
+    long largest = 0;
+    long largestGroup = 0;
+    for (HoodieClusteringGroup group : groups) {
+      long groupBytes = groupBytes(metaClient, group);
+      long largestLogs = 0;
+      for (HoodieSliceInfo slice : group.getSlices()) {
+        long logs = 0;
+        if (slice.getDeltaFilePaths() != null) {
+          for (String log : slice.getDeltaFilePaths()) {
+            logs += PlanSizes.fileSize(metaClient, slice.getPartitionPath(), log);
+          }
+        }
+        largestLogs = Math.max(largestLogs, logs);
+      }
+      long bytes = Math.min((long) (largestLogs * LOG_DECODE_FACTOR), spillCap) + 2 * Math.min(groupBytes, blockSize)
+          + REWRITE_FIXED_BYTES;
+      if (bytes > largest) {
+        largest = bytes;
+        largestGroup = groupBytes;
+      }
+    }
+    return new HeapEstimate(largest, String.format(Locale.ROOT,
+        "streamed rewrite of %d %s, largest %s: one slice's logs x %.1f decode factor + 2 row groups + %s per run",
+        groups.size(), groups.size() == 1 ? "group" : "groups", ByteSize.format(largestGroup), LOG_DECODE_FACTOR,
+        ByteSize.format(REWRITE_FIXED_BYTES)));
+  }
+
+  /**
+   * Whether the plan executes with the daemon's streaming rewrite, which holds no group's records: the class
+   * {@link ClusteringStrategyMatch} picks for it, no sort columns in the plan and no bulk-insert sort mode (those
+   * groups go to Hudi's list-holding strategy, as {@code JavaStreamingRewriteExecutionStrategy} decides).
+   */
+  public static boolean streams(HoodieClusteringPlan plan, Map<String, String> keys) {
+    Map<String, String> params = plan.getStrategy() == null || plan.getStrategy().getStrategyParams() == null
+        ? Map.of() : plan.getStrategy().getStrategyParams();
+    return streamsWith(chosenStrategy(plan, keys), params.get(SORT_COLUMNS_KEY), keys.get(BULK_INSERT_SORT_MODE_KEY));
+  }
+
+  /**
+   * Whether a plan executed with {@code executionStrategy} ({@code hoodie.clustering.execution.strategy.class} as
+   * the run picks it, see {@link ClusteringStrategyMatch}), sorted by {@code sortColumns} (none: null or blank) on
+   * a table with {@code bulkInsertSortMode} (null: Hudi's default, NONE) streams its groups.
+   */
+  public static boolean streamsWith(String executionStrategy, String sortColumns, String bulkInsertSortMode) {
+    return ClusteringStrategyMatch.JAVA_STREAMING_REWRITE.equals(executionStrategy)
+        && (sortColumns == null || sortColumns.isBlank())
+        && (bulkInsertSortMode == null || bulkInsertSortMode.isBlank()
+            || bulkInsertSortMode.trim().equalsIgnoreCase("NONE"));
   }
 
   private HeapEstimate binaryCopy(HoodieTableMetaClient metaClient, HoodieClusteringPlan plan,
@@ -214,16 +280,18 @@ public class HeapEstimator {
    * the plan names, else the table's configured execution strategy.
    */
   private static boolean isBinaryCopy(HoodieClusteringPlan plan, Map<String, String> keys) {
+    return ClusteringStrategyMatch.JAVA_BINARY_COPY.equals(chosenStrategy(plan, keys));
+  }
+
+  /** The execution strategy the run picks for {@code plan}; null when the run refuses it (sized as a rewrite). */
+  private static String chosenStrategy(HoodieClusteringPlan plan, Map<String, String> keys) {
     String named = plan.getStrategy() == null ? null : plan.getStrategy().getStrategyClassName();
-    String chosen;
     try {
-      chosen = ClusteringStrategyMatch.forPlan(named).className()
+      return ClusteringStrategyMatch.forPlan(named).className()
           .orElse(keys.get(ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY));
     } catch (ClusteringStrategyMatch.UnsupportedClusteringPlanException e) {
-      // The run refuses the plan; sized as a rewrite meanwhile.
-      return false;
+      return null;
     }
-    return ClusteringStrategyMatch.JAVA_BINARY_COPY.equals(chosen);
   }
 
   /** The heap a rewrite of a group of {@code groupBytes} holds. */

@@ -120,7 +120,10 @@ class TestHeapEstimator {
         "hoodie.clustering.plan.strategy.max.bytes.per.group", Long.toString(1L << 30),
         "hoodie.clustering.plan.strategy.target.file.max.bytes", Long.toString(1L << 30),
         "hoodie.clustering.plan.strategy.small.file.limit", Long.toString(1L << 30),
-        "hoodie.clustering.plan.strategy.hot.commits", "0", "hoodie.clustering.plan.strategy.hot.minutes", "0");
+        "hoodie.clustering.plan.strategy.hot.commits", "0", "hoodie.clustering.plan.strategy.hot.minutes", "0",
+        // Sorted: Hudi's own strategy (the plain client here executes with it) holds the group's records, and so
+        // does the daemon's streaming strategy for a sorted plan, which it hands to Hudi's.
+        HeapEstimator.SORT_COLUMNS_KEY, "event_id");
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = localTables.hudiTables().writeClient(table, oneGroup)) {
       String instant = client.scheduleClustering(Option.empty()).get();
       HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
@@ -221,6 +224,8 @@ class TestHeapEstimator {
     HoodieClusteringPlan mixed = clusteringPlan(JavaBinaryCopyClusteringExecutionStrategy.class.getName(),
         List.of(copied, rewritten));
     HoodieClusteringPlan rewrite = clusteringPlan(ClusteringStrategyMatch.JAVA_SORT_AND_SIZE,
+        List.of(copied, rewritten), Map.of(HeapEstimator.SORT_COLUMNS_KEY, "event_id"));
+    HoodieClusteringPlan streamed = clusteringPlan(ClusteringStrategyMatch.JAVA_SORT_AND_SIZE,
         List.of(copied, rewritten));
     HeapEstimator estimator = new HeapEstimator();
 
@@ -232,6 +237,14 @@ class TestHeapEstimator {
     assertThat(estimator.clustering(metaClient, Map.of(), rewrite)).isEqualTo(new HeapEstimate(
         HeapEstimator.rewriteBytes(4 * MIB), "2 groups, largest 4.0 MiB x " + factor()
             + " decode factor + 16.0 MiB per run"));
+    // Unsorted, the daemon's streaming rewrite executes it: per group the largest slice's logs x 16, two row
+    // groups (here the group's bytes), 16 MiB. The group with a log: 0.5 MiB x 16 + 2 x 1 MiB; without: 2 x 4 MiB.
+    assertThat(estimator.clustering(metaClient, Map.of(), streamed)).isEqualTo(new HeapEstimate(
+        10 * MIB + 16 * MIB, "streamed rewrite of 2 groups, largest 1.0 MiB: one slice's logs x 16.0 decode factor"
+            + " + 2 row groups + 16.0 MiB per run"));
+    // A table whose bulk inserts sort sends the plan to Hudi's list-holding strategy.
+    assertThat(estimator.clustering(metaClient, Map.of(HeapEstimator.BULK_INSERT_SORT_MODE_KEY, "GLOBAL_SORT"),
+        streamed).bytes()).isEqualTo(HeapEstimator.rewriteBytes(4 * MIB));
   }
 
   @Test
@@ -268,9 +281,14 @@ class TestHeapEstimator {
   }
 
   private static HoodieClusteringPlan clusteringPlan(String strategy, List<HoodieClusteringGroup> groups) {
+    return clusteringPlan(strategy, groups, Map.of());
+  }
+
+  private static HoodieClusteringPlan clusteringPlan(String strategy, List<HoodieClusteringGroup> groups,
+                                                     Map<String, String> params) {
     return HoodieClusteringPlan.newBuilder().setInputGroups(groups)
         .setStrategy(HoodieClusteringStrategy.newBuilder().setStrategyClassName(strategy)
-            .setStrategyParams(Map.of()).build())
+            .setStrategyParams(params).build())
         .setExtraMetadata(Map.of()).setPreserveHoodieMetadata(true).build();
   }
 

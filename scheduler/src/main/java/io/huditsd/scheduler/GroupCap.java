@@ -2,6 +2,7 @@ package io.huditsd.scheduler;
 
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.ByteSize;
+import io.huditsd.executors.ClusteringStrategyMatch;
 import io.huditsd.executors.HeapEstimator;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
@@ -22,7 +23,8 @@ import java.util.function.Supplier;
  * ({@link HeapEstimator#rewriteBytes}) fits {@code workers.memoryBudget}, unless the table's keys ask for less. Not
  * for tables whose clustering runs on Spark ({@code tsd.engine.clustering}, else {@code tsd.engine}, is
  * {@code spark}), nor for the binary-copy plan strategy, whose groups cost the heap of one source file, not of the
- * group. Said once per table in the log.
+ * group, nor for plans the daemon's streaming rewrite executes (no sort columns, the default), which hold a row
+ * group or two whatever the group's size ({@link HeapEstimator#streamsWith}). Said once per table in the log.
  */
 final class GroupCap {
   static final String MAX_BYTES_PER_GROUP_KEY = "hoodie.clustering.plan.strategy.max.bytes.per.group";
@@ -49,8 +51,8 @@ final class GroupCap {
    * @param configuredBytes the table's {@value #MAX_BYTES_PER_GROUP_KEY}
    * @param planStrategy the table's {@code hoodie.clustering.plan.strategy.class}
    */
-  OptionalLong capFor(ServicedTable table, long configuredBytes, String planStrategy) {
-    if (memoryBudgetBytes == Long.MAX_VALUE || runsOnSpark(table.hoodieKeys())
+  OptionalLong capFor(ServicedTable table, long configuredBytes, String planStrategy, boolean streamed) {
+    if (memoryBudgetBytes == Long.MAX_VALUE || streamed || runsOnSpark(table.hoodieKeys())
         || BINARY_COPY_PLAN_STRATEGY.equals(planStrategy)) {
       return OptionalLong.empty();
     }
@@ -67,6 +69,19 @@ final class GroupCap {
     return Math.max(1, cap);
   }
 
+  /** Whether the plan this config writes will be executed by the daemon's streaming rewrite. */
+  private static boolean streams(HoodieWriteConfig config) {
+    String named = config.getClusteringExecutionStrategyClass();
+    String chosen;
+    try {
+      chosen = ClusteringStrategyMatch.forPlan(named).className().orElse(named);
+    } catch (ClusteringStrategyMatch.UnsupportedClusteringPlanException e) {
+      return false;
+    }
+    return HeapEstimator.streamsWith(chosen, config.getProps().getProperty(HeapEstimator.SORT_COLUMNS_KEY),
+        config.getProps().getProperty(HeapEstimator.BULK_INSERT_SORT_MODE_KEY));
+  }
+
   private static boolean runsOnSpark(Map<String, String> keys) {
     String engine = keys.getOrDefault(CLUSTERING_ENGINE_KEY, keys.get(ENGINE_KEY));
     return engine != null && engine.trim().toLowerCase(Locale.ROOT).equals("spark");
@@ -79,14 +94,14 @@ final class GroupCap {
   Option<String> whilePlanning(ServicedTable table, HoodieWriteConfig config, Supplier<Option<String>> planning) {
     Objects.requireNonNull(config, "config is null");
     OptionalLong cap = capFor(table, config.getClusteringMaxBytesInGroup(),
-        config.getProps().getProperty(PLAN_STRATEGY_KEY));
+        config.getProps().getProperty(PLAN_STRATEGY_KEY), streams(config));
     if (cap.isEmpty()) {
       return planning.get();
     }
     String previous = config.getProps().getProperty(MAX_BYTES_PER_GROUP_KEY);
     if (announced.add(table.id())) {
-      LOG.info("Clustering of table {} plans groups of at most {} ({} bytes; {} was {}): one group's rewrite"
-              + " estimate ({} decode factor + {}) must fit workers.memoryBudget {}; clustering on Spark"
+      LOG.info("Clustering of table {} plans groups of at most {} ({} bytes; {} was {}): one sorted group's"
+              + " rewrite estimate ({} decode factor + {}) must fit workers.memoryBudget {}; clustering on Spark"
               + " ({}: spark) plans as the table says", table.id(), ByteSize.format(cap.getAsLong()),
           cap.getAsLong(), MAX_BYTES_PER_GROUP_KEY, ByteSize.format(config.getClusteringMaxBytesInGroup()),
           HeapEstimator.DECODE_FACTOR, ByteSize.format(HeapEstimator.REWRITE_FIXED_BYTES),

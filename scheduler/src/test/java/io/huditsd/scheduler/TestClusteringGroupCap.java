@@ -66,9 +66,12 @@ class TestClusteringGroupCap {
     pool.shutdown(Duration.ofSeconds(10));
   }
 
+  /** Sorted groups are rewritten by Hudi's strategy, which holds a group's records: they must fit the budget. */
   @Test
-  void groupsOfATableClusteredInProcessFitTheBudget() throws IOException {
-    ServicedTable table = tableWithSmallFiles("orders", CLUSTER_NOW);
+  void sortedGroupsOfATableClusteredInProcessFitTheBudget() throws IOException {
+    Map<String, String> keys = new java.util.HashMap<>(CLUSTER_NOW);
+    keys.put(HeapEstimator.SORT_COLUMNS_KEY, "ts");
+    ServicedTable table = tableWithSmallFiles("orders", keys);
 
     HoodieClusteringPlan plan = planClustering(table);
 
@@ -102,12 +105,33 @@ class TestClusteringGroupCap {
     assertThat(plan.getInputGroups()).anyMatch(group -> groupBytes(metaClient, group) > MIB);
   }
 
+  /**
+   * The default plan is executed by the daemon's streaming rewrite, which holds a row group or two whatever the
+   * group's size: it is planned as the table says, and its estimate fits the budget the list estimate would not.
+   */
+  @Test
+  void streamedGroupsArePlannedAsTheTableSaysAndFitTheBudget() throws IOException {
+    ServicedTable table = tableWithSmallFiles("streamed", CLUSTER_NOW);
+
+    HoodieClusteringPlan plan = planClustering(table);
+
+    HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
+    // One group per partition, as Hudi's default 2 GiB per group allows.
+    assertThat(plan.getInputGroups()).hasSize(2);
+    assertThat(plan.getInputGroups()).anyMatch(group -> groupBytes(metaClient, group) > GroupCap.largestGroupWithin(BUDGET));
+    assertThat(HeapEstimator.streams(plan, table.hoodieKeys())).isTrue();
+    synchronized (runs) {
+      assertThat(runs).filteredOn(run -> run.item().service().configName().equals("clustering"))
+          .extracting(RunRecord::status).doesNotContain(RunStatus.FAILED).isNotEmpty();
+    }
+  }
+
   @Test
   void theCapIsTheLargestGroupWhoseEstimateFits() {
     long cap = GroupCap.largestGroupWithin(BUDGET);
     assertThat(HeapEstimator.rewriteBytes(cap)).isLessThanOrEqualTo(BUDGET);
     assertThat(HeapEstimator.rewriteBytes(cap + 1)).isGreaterThan(BUDGET);
-    assertThat(new GroupCap(Long.MAX_VALUE).capFor(null, Long.MAX_VALUE, null)).isEmpty();
+    assertThat(new GroupCap(Long.MAX_VALUE).capFor(null, Long.MAX_VALUE, null, false)).isEmpty();
   }
 
   /** Six commits of one small file per partition each (most of a small file is its bloom filter). */
