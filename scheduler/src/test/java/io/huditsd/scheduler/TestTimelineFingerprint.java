@@ -72,6 +72,55 @@ class TestTimelineFingerprint {
     assertThat(read(table)).isNotEqualTo(before);
   }
 
+  /**
+   * Local timelines are listed with java.nio: the listing must be exactly what Hadoop's gives (names, lengths, the
+   * modification time of hoodie.properties at version 6 where .hoodie is the timeline; .crc files and folders left
+   * out), or every poll of a table would see a change, or none.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {6, 9})
+  void theLocalListingIsHadoopsListing(int version) throws IOException {
+    Path tableDirectory = directory.resolve("orders");
+    ServicedTable table = localTables.create(tableDirectory, HoodieTableType.MERGE_ON_READ, version, Map.of());
+    localTables.upsert(table, 0, 10, 1);
+    localTables.upsert(table, 0, 10, 2);
+    org.apache.hadoop.fs.Path timeline = new org.apache.hadoop.fs.Path(
+        localTables.hudiTables().metaClient(table.basePath()).getTimelinePath().toString());
+    org.apache.hadoop.fs.FileSystem fileSystem = timeline.getFileSystem(hadoopConfiguration);
+    assertThat(fileSystem).isInstanceOf(org.apache.hadoop.fs.LocalFileSystem.class);
+    Path folder = Path.of(timeline.toUri());
+    try (var files = Files.list(folder)) {
+      assertThat(files.map(file -> file.getFileName().toString())).as("the folder has checksum files")
+          .anyMatch(name -> name.endsWith(".crc"));
+    }
+
+    TimelineFingerprint.Listing local = TimelineFingerprint.list(fileSystem, timeline);
+
+    assertThat(local).isEqualTo(TimelineFingerprint.hadoopListing(fileSystem, timeline));
+    assertThat(local.entries()).isPositive();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {6, 9})
+  void aDeletedLocalTimelineIsReportedAsHadoopReportsIt(int version) throws IOException {
+    Path tableDirectory = directory.resolve("orders");
+    ServicedTable table = localTables.create(tableDirectory, HoodieTableType.COPY_ON_WRITE, version, Map.of());
+    org.apache.hadoop.fs.Path timeline = new org.apache.hadoop.fs.Path(
+        localTables.hudiTables().metaClient(table.basePath()).getTimelinePath().toString());
+    org.apache.hadoop.fs.FileSystem fileSystem = timeline.getFileSystem(hadoopConfiguration);
+    Directories.delete(tableDirectory);
+
+    String hadoops = null;
+    try {
+      TimelineFingerprint.hadoopListing(fileSystem, timeline);
+    } catch (FileNotFoundException e) {
+      hadoops = e.getMessage();
+    }
+    assertThat(hadoops).isNotNull();
+    assertThatThrownBy(() -> TimelineFingerprint.list(fileSystem, timeline))
+        .isInstanceOf(FileNotFoundException.class).hasMessage(hadoops);
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {6, 9})
   void aDeletedTableIsReportedAsMissing(int version) throws IOException {
