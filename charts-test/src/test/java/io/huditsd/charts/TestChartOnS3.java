@@ -104,17 +104,37 @@ class TestChartOnS3 {
     assertThat(writer.exitValue()).as("writer's exit; log " + work.resolve("writer.log")).isZero();
 
     ObjectNode config = (ObjectNode) rendered.daemonConfig();
-    apiPort = freePort();
-    adminPort = freePort();
     ((ObjectNode) config.path("history")).put("file", work.resolve("history.jsonl").toString());
-    ((ObjectNode) config.path("server").path("applicationConnectors").get(0)).put("port", apiPort)
-        .put("bindHost", "127.0.0.1");
-    ((ObjectNode) config.path("server").path("adminConnectors").get(0)).put("port", adminPort)
-        .put("bindHost", "127.0.0.1");
     ((ObjectNode) config.path("logging")).put("level", "WARN");
-    Path configFile = work.resolve("tsd.yml");
-    HelmChart.YAML.writeValue(configFile.toFile(), config);
-    daemon = java(confDir, "daemon", TsdApplication.class.getName(), "server", configFile.toString());
+    // A port found free can be taken by another process's outgoing connection (same ephemeral range) before the
+    // daemon binds it, seconds later: a daemon that died of that is started again on other ports (seen in CI).
+    for (int attempt = 1; ; attempt++) {
+      apiPort = freePort();
+      adminPort = freePort();
+      ((ObjectNode) config.path("server").path("applicationConnectors").get(0)).put("port", apiPort)
+          .put("bindHost", "127.0.0.1");
+      ((ObjectNode) config.path("server").path("adminConnectors").get(0)).put("port", adminPort)
+          .put("bindHost", "127.0.0.1");
+      Path configFile = work.resolve("tsd.yml");
+      HelmChart.YAML.writeValue(configFile.toFile(), config);
+      daemon = java(confDir, "daemon", TsdApplication.class.getName(), "server", configFile.toString());
+      if (attempt == 3 || !diedOfAPortInUse(daemon, work.resolve("daemon.log"))) {
+        return;
+      }
+    }
+  }
+
+  /** Waits until {@code daemon} listens on its API port or ends; whether it ended because a port was taken. */
+  private static boolean diedOfAPortInUse(Process daemon, Path log) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (daemon.isAlive() && System.nanoTime() < deadline) {
+      try (java.net.Socket socket = new java.net.Socket("127.0.0.1", apiPort)) {
+        return false;
+      } catch (IOException notYet) {
+        daemon.waitFor(500, TimeUnit.MILLISECONDS);
+      }
+    }
+    return !daemon.isAlive() && Files.readString(log).contains("Address already in use");
   }
 
   @AfterAll
