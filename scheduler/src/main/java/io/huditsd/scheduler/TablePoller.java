@@ -142,6 +142,9 @@ public final class TablePoller {
       // Not changed implies known: the first poll always counts as a change.
       HoodieTableMetaClient metaClient = changed ? tables.metaClient(basePath) : known.get().metaClient();
       TableProbe.requireSupportedVersion(metaClient);
+      // The first poll lists .hoodie; later ones the version's own timeline folder, which a version change moves
+      // (.hoodie before 8, .hoodie/timeline from 8).
+      location = location(basePath, metaClient, location);
       if (changed) {
         TableProbe.requireReadableInstants(tables.instantFiles(), metaClient);
       }
@@ -162,17 +165,13 @@ public final class TablePoller {
         if (!outcome.scheduledInstants().isEmpty()) {
           observer.scheduled(state.table().id(), outcome.scheduledInstants());
           // Our own plans changed the timeline; they are already enqueued.
-          location = location(basePath, metaClient, location);
           fingerprint = location.read();
         }
       }
-      // The first poll of a table reads .hoodie; later ones read the version's own timeline folder.
+      // The first poll listed .hoodie; its fingerprint is of the version's own timeline folder.
       if (known.isEmpty()) {
-        location = location(basePath, metaClient, location);
         fingerprint = location.read();
       }
-      // A version change moves the timeline folder (.hoodie before 8, .hoodie/timeline from 8).
-      location = location(basePath, metaClient, location);
       Optional<TableBacklog> backlog = changed
           ? Optional.of(backlogReader.read(metaClient, config.getParquetSmallFileLimit(),
               config.getCleanerCommitsRetained()))
