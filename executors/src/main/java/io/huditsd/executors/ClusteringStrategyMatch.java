@@ -96,6 +96,18 @@ public final class ClusteringStrategyMatch {
         + " configured strategy");
   }
 
+  /**
+   * The class a run executes a plan naming {@code planStrategyClass} with: {@link #forPlan}'s choice, else
+   * {@code configured} (the table's {@value #EXECUTION_STRATEGY_KEY}); empty when the run refuses the plan.
+   */
+  public static Optional<String> executedWith(String planStrategyClass, String configured) {
+    try {
+      return Optional.ofNullable(forPlan(planStrategyClass).className().orElse(configured));
+    } catch (UnsupportedClusteringPlanException e) {
+      return Optional.empty();
+    }
+  }
+
   private static boolean isJavaExecutionStrategy(String className) {
     try {
       return ClusteringExecutionStrategy.class.isAssignableFrom(

@@ -286,12 +286,8 @@ public class HeapEstimator {
   /** The execution strategy the run picks for {@code plan}; null when the run refuses it (sized as a rewrite). */
   private static String chosenStrategy(HoodieClusteringPlan plan, Map<String, String> keys) {
     String named = plan.getStrategy() == null ? null : plan.getStrategy().getStrategyClassName();
-    try {
-      return ClusteringStrategyMatch.forPlan(named).className()
-          .orElse(keys.get(ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY));
-    } catch (ClusteringStrategyMatch.UnsupportedClusteringPlanException e) {
-      return null;
-    }
+    return ClusteringStrategyMatch.executedWith(named, keys.get(ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY))
+        .orElse(null);
   }
 
   /** The heap a rewrite of a group of {@code groupBytes} holds. */

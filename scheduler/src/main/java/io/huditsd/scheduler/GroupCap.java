@@ -71,14 +71,10 @@ final class GroupCap {
 
   /** Whether the plan this config writes will be executed by the daemon's streaming rewrite. */
   private static boolean streams(HoodieWriteConfig config) {
+    // The plan names the config's execution strategy; the run maps it as for any plan.
     String named = config.getClusteringExecutionStrategyClass();
-    String chosen;
-    try {
-      chosen = ClusteringStrategyMatch.forPlan(named).className().orElse(named);
-    } catch (ClusteringStrategyMatch.UnsupportedClusteringPlanException e) {
-      return false;
-    }
-    return HeapEstimator.streamsWith(chosen, config.getProps().getProperty(HeapEstimator.SORT_COLUMNS_KEY),
+    return HeapEstimator.streamsWith(ClusteringStrategyMatch.executedWith(named, named).orElse(null),
+        config.getProps().getProperty(HeapEstimator.SORT_COLUMNS_KEY),
         config.getProps().getProperty(HeapEstimator.BULK_INSERT_SORT_MODE_KEY));
   }
 
