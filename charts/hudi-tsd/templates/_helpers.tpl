@@ -128,6 +128,33 @@ hoodie.cleaner.policy.failed.writes=LAZY
 {{- end }}
 {{- end }}
 
+{{/*
+The ha section of tsd.yml from `zookeeper` (the ensemble of the table lock), as YAML, or nothing: rendered for the
+Deployment when zookeeper.connect is set and zookeeper.ha.enabled, unless config.ha is given. Every replica reads the
+same ConfigMap, so replicaId is left to the daemon's default, hostname-pid: a pod's hostname is its name, unique
+among the Deployment's pods.
+*/}}
+{{- define "hudi-tsd.haSection" -}}
+{{- $ha := (.Values.zookeeper.ha | default dict) }}
+{{- if hasKey (.Values.config | default dict) "ha" }}
+{{- if and .Values.zookeeper.connect $ha.enabled }}
+{{- fail "hudi-tsd: config.ha is set, and the chart renders ha from zookeeper.connect with zookeeper.ha.enabled; set zookeeper.ha.enabled: false to give config.ha yourself" }}
+{{- end }}
+{{- else if and .Values.deployment.enabled .Values.zookeeper.connect $ha.enabled }}
+{{- $section := dict "zookeeper" .Values.zookeeper.connect }}
+{{- with $ha.basePath }}
+{{- if eq (trimSuffix "/" .) (trimSuffix "/" ($.Values.zookeeper.lockBasePath | default "")) }}
+{{- fail (printf "hudi-tsd: zookeeper.ha.basePath and zookeeper.lockBasePath are both %s; the replicas' ownership nodes and the writers' locks need znodes of their own" .) }}
+{{- end }}
+{{- $_ := set $section "basePath" . }}
+{{- end }}
+{{- with $ha.sessionTimeout }}
+{{- $_ := set $section "sessionTimeout" . }}
+{{- end }}
+{{- toYaml $section }}
+{{- end }}
+{{- end }}
+
 {{/* Whether the Spark engine runs on Kubernetes: the service accounts, Role and RoleBinding are rendered. */}}
 {{- define "hudi-tsd.sparkKubernetes" -}}
 {{- $spark := .Values.spark | default dict }}
@@ -248,8 +275,16 @@ keys). Refuses what the daemon would refuse, or what would be unsafe in a cluste
 {{- fail "hudi-tsd: set config.tables or config.discovery.roots; the daemon refuses a configuration with nothing to service" }}
 {{- end }}
 {{- $hoodie := fromYaml (include "hudi-tsd.hoodieKeys" .) }}
-{{- if and .Values.deployment.enabled (gt (int .Values.replicaCount) 1) (not (include "hudi-tsd.sharedLock" .)) }}
-{{- fail "hudi-tsd: replicaCount > 1 needs a lock shared across processes: set zookeeper.connect (or a lock provider in config.hoodie); every replica services every table until HA lands" }}
+{{- with include "hudi-tsd.haSection" . }}
+{{- $_ := set $config "ha" (fromYaml .) }}
+{{- end }}
+{{- if and .Values.deployment.enabled (gt (int .Values.replicaCount) 1) }}
+{{- if not (include "hudi-tsd.sharedLock" .) }}
+{{- fail "hudi-tsd: replicaCount > 1 needs a lock shared across processes: set zookeeper.connect (or a lock provider in config.hoodie)" }}
+{{- end }}
+{{- if not (hasKey $config "ha") }}
+{{- fail "hudi-tsd: replicaCount > 1 needs config.ha, or every replica services every table: set zookeeper.connect with zookeeper.ha.enabled (the chart renders ha from them), or config.ha" }}
+{{- end }}
 {{- end }}
 {{- $_ := set $config "hoodie" $hoodie }}
 {{- if hasKey $config "spark" }}

@@ -164,12 +164,43 @@ class TestChartRendering {
     assertThat(hoodie.path("hoodie.write.lock.zookeeper.session_timeout_ms").asText()).isEqualTo("30000");
     assertThat(rendered.daemonConfig().path("discovery").path("roots").get(0).asText())
         .isEqualTo("s3a://lake/warehouse");
+    // HA on the same ensemble, under a znode of its own; the replica id is each pod's default (hostname-pid).
+    JsonNode ha = rendered.daemonConfig().path("ha");
+    assertThat(ha.path("zookeeper").asText())
+        .isEqualTo("zk-0.zk-headless.zk:2181,zk-1.zk-headless.zk:2181,zk-2.zk-headless.zk:2181");
+    assertThat(ha.path("basePath").asText()).isEqualTo("/hudi-tsd");
+    assertThat(ha.path("sessionTimeout").asText()).isEqualTo("30s");
+    assertThat(ha.has("replicaId")).isFalse();
+    JsonNode budget = rendered.one("PodDisruptionBudget");
+    assertThat(budget.path("spec").path("maxUnavailable").asInt()).isEqualTo(1);
+    assertThat(budget.path("spec").path("selector").path("matchLabels"))
+        .isEqualTo(rendered.one("Deployment").path("spec").path("selector").path("matchLabels"));
+  }
+
+  @Test
+  void oneReplicaGetsNoDisruptionBudgetAndHaCanBeLeftToConfig() {
+    Rendered single = render(List.of(MINIMAL), Map.of("zookeeper.connect", "zk:2181"));
+    assertThat(single.has("PodDisruptionBudget")).isFalse();
+    assertThat(single.daemonConfig().path("ha").path("zookeeper").asText()).isEqualTo("zk:2181");
+    Rendered own = render(List.of(example("zookeeper-ha.yaml")), Map.of("zookeeper.ha.enabled", "false",
+        "config.ha.zookeeper", "other-zk:2181", "config.ha.basePath", "/tsd-ha"));
+    assertThat(own.daemonConfig().path("ha").path("zookeeper").asText()).isEqualTo("other-zk:2181");
+    assertThat(own.daemonConfig().path("ha").path("basePath").asText()).isEqualTo("/tsd-ha");
+    Rendered sidecarOnly = render(List.of(MINIMAL), Map.of("zookeeper.connect", "zk:2181",
+        "deployment.enabled", "false"));
+    assertThat(sidecarOnly.daemonConfig().has("ha")).isFalse();
   }
 
   @Test
   void unsafeOrContradictoryValuesAreRefusedWithTheirNames() {
     assertThat(renderFailure(List.of(MINIMAL), Map.of("replicaCount", "2")))
         .contains("hudi-tsd: replicaCount > 1 needs a lock shared across processes: set zookeeper.connect");
+    assertThat(renderFailure(List.of(example("zookeeper-ha.yaml")), Map.of("zookeeper.ha.enabled", "false")))
+        .contains("hudi-tsd: replicaCount > 1 needs config.ha, or every replica services every table");
+    assertThat(renderFailure(List.of(example("zookeeper-ha.yaml")), Map.of("config.ha.zookeeper", "zk:2181")))
+        .contains("hudi-tsd: config.ha is set, and the chart renders ha from zookeeper.connect");
+    assertThat(renderFailure(List.of(example("zookeeper-ha.yaml")), Map.of("zookeeper.ha.basePath", "/hudi/locks")))
+        .contains("hudi-tsd: zookeeper.ha.basePath and zookeeper.lockBasePath are both /hudi/locks");
     assertThat(renderFailure(List.of(example("zookeeper-ha.yaml")), Map.of("history.persistence.enabled", "true")))
         .contains("hudi-tsd: history.persistence with replicaCount > 1 would have the replicas share one history "
             + "file");

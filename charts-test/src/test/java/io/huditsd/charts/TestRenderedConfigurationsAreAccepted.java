@@ -1,6 +1,7 @@
 package io.huditsd.charts;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.huditsd.config.HaConfig;
 import io.huditsd.config.TsdConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +72,10 @@ class TestRenderedConfigurationsAreAccepted {
         .containsEntry("hoodie.write.lock.zookeeper.session_timeout_ms", "30000");
     assertThat(configuration.getAuth().tokenFile()).contains("/etc/tsd/secret/token");
     assertThat(configuration.getDiscovery().hoodie()).containsEntry("hoodie.compact.inline.max.delta.commits", "10");
+    assertThat(configuration.getHa()).hasValueSatisfying(ha -> {
+      assertThat(ha.basePath()).isEqualTo("/hudi-tsd");
+      assertThat(ha.replicaId()).isEqualTo(HaConfig.defaultReplicaId());
+    });
   }
 
   @Test
