@@ -7,6 +7,7 @@ import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.Command;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.jackson.Jackson;
+import io.huditsd.config.DiscoveryConfig;
 import io.huditsd.config.EngineKind;
 import io.huditsd.config.EnginePolicy;
 import io.huditsd.config.HeartbeatSettings;
@@ -14,9 +15,12 @@ import io.huditsd.config.HoodieKeyRules;
 import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
+import io.huditsd.config.ServicedTables;
 import io.huditsd.config.SparkConfig;
 import io.huditsd.config.TableIds;
 import io.huditsd.config.TablePaths;
+import io.huditsd.config.TableSpec;
+import io.huditsd.config.TsdConfiguration;
 import io.huditsd.config.WorkerConfig;
 import io.huditsd.config.WriterLockDefaults;
 import io.huditsd.executors.ExecutionPlacement;
@@ -36,6 +40,7 @@ import io.huditsd.lock.ZookeeperClients;
 import io.huditsd.scheduler.DuePlanner;
 import io.huditsd.scheduler.OncePass;
 import io.huditsd.scheduler.PollObserver;
+import io.huditsd.scheduler.TableDiscovery;
 import io.huditsd.scheduler.TablePoller;
 import io.huditsd.scheduler.TableProbe;
 import io.huditsd.scheduler.TableProblem;
@@ -60,14 +65,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * {@code once --table URI [--table URI ...] [--services ...] [--hoodie-conf key=value ...] [--engine java|spark]
- * [--spark-config FILE]}: one pass per table
- * (schedule what is due, execute every pending plan), then exit: 0 when every table was serviced, non-zero with a
- * message naming the path and the problem otherwise.
+ * [--spark-config FILE]}, or {@code once --config tsd.yml}: one pass per table (schedule what is due, execute every
+ * pending plan), then exit with the code of its {@link OnceOutcome}. With {@code --config} the tables (explicit and
+ * discovered), policies, locks, indexes, workers and the Spark engine are the server's, read from its own file by its
+ * own checks, so that a cron pass and the server never disagree; {@code ha} does not apply (a pass services every
+ * table it is given, kept apart from a running server by the table lock). {@code --json} prints one JSON summary.
  */
 final class OnceCommand extends Command {
   private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(OnceCommand.class);
@@ -78,9 +86,16 @@ final class OnceCommand extends Command {
 
   @Override
   public void configure(Subparser subparser) {
-    subparser.addArgument("--table").dest("tables").action(Arguments.append()).required(true)
-        .metavar("URI").help("base path of a Hudi table (repeatable)");
-    subparser.addArgument("--services").dest("services").setDefault("compaction,clustering,clean,archive")
+    subparser.addArgument("--config").dest("config").metavar("FILE")
+        .help("the server's tsd.yml: its tables, discovery roots, policies, locks, indexes, workers and spark "
+            + "section, checked as server checks them; instead of --table and the flags that describe tables");
+    subparser.addArgument("--table").dest("tables").action(Arguments.append())
+        .metavar("URI").help("base path of a Hudi table (repeatable; required without --config)");
+    subparser.addArgument("--json").dest("json").action(Arguments.storeTrue())
+        .help("print one JSON object (outcome, exitCode, tables, runs, problems) on stdout instead of the lines");
+    subparser.addArgument("--detailed-exit-code").dest("detailedExitCode").action(Arguments.storeTrue())
+        .help("exit 3 when nothing was due on any table (default: 0, as when tables were serviced)");
+    subparser.addArgument("--services").dest("services")
         .help("comma-separated services to run, of " + ServiceType.allNames() + " (default: "
             + "compaction,clustering,clean,archive; index only executes pending indexing plans, as once takes no "
             + "indexes to build)");
@@ -89,7 +104,6 @@ final class OnceCommand extends Command {
     // Ranges are checked by the parser, so that the error names the flag rather than a configuration field.
     subparser.addArgument("--workers").dest("workers").type(Integer.class)
         .choices(Arguments.range(1, WorkerConfig.MAX_COUNT)).metavar("N")
-        .setDefault(Math.min(Runtime.getRuntime().availableProcessors(), WorkerConfig.MAX_COUNT))
         .help("worker threads, 1 to " + WorkerConfig.MAX_COUNT + " (default: cores)");
     subparser.addArgument("--engine").dest("engine").choices("java", "spark", "auto").metavar("ENGINE")
         .help("where compaction and clustering plans run: java (in this process), spark (submitted with the spark "
@@ -105,8 +119,48 @@ final class OnceCommand extends Command {
 
   @Override
   public void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
-    showProgressLogs();
-    Set<ServiceType> services = parseServices(namespace.getString("services"));
+    showProgressLogs(namespace.getBoolean("json"));
+    Pass pass = namespace.getString("config") == null ? passFromFlags(namespace)
+        : passFromConfig(bootstrap, namespace);
+    List<RunRecord> finished = Collections.synchronizedList(new ArrayList<>());
+    List<String> failures = servicePass(pass.tables(), pass.workers(), pass.spark(), pass.hudiTables(),
+        pass.hadoopConfiguration(), Duration.ofMinutes(namespace.getInt("timeout")), finished);
+    OnceOutcome outcome = !failures.isEmpty() ? OnceOutcome.TABLE_FAILED
+        : finished.isEmpty() ? OnceOutcome.NOTHING_TO_DO : OnceOutcome.SERVICED;
+    boolean detailed = namespace.getBoolean("detailedExitCode");
+    PrintStream out = System.out;
+    if (namespace.getBoolean("json")) {
+      out.println(OnceSummary.json(bootstrap.getObjectMapper(), outcome, outcome.exitCode(detailed),
+          pass.tables().size(), finished, failures));
+    } else {
+      printRuns(finished, out);
+      if (outcome == OnceOutcome.NOTHING_TO_DO) {
+        out.println("Nothing to do on " + pass.tables().size() + " table(s)");
+      } else if (outcome == OnceOutcome.SERVICED) {
+        out.println("Serviced " + pass.tables().size() + " table(s), " + finished.size() + " run(s)");
+      }
+    }
+    out.flush();
+    if (!failures.isEmpty()) {
+      throw new CommandFailedException(OnceOutcome.TABLE_FAILED, String.join("\n", failures), true);
+    }
+    // Hudi's clients can leave non-daemon threads behind; a one-shot pass must end.
+    System.exit(outcome.exitCode(detailed));
+  }
+
+  /** What a pass services and with what: the tables, their workers, the Spark engine, Hudi's clients. */
+  private record Pass(List<ServicedTable> tables, WorkerConfig workers, Optional<SparkSettings> spark,
+                      HudiTables hudiTables, Configuration hadoopConfiguration) {
+  }
+
+  /** {@code --table} and the flags around it. */
+  private static Pass passFromFlags(Namespace namespace) {
+    List<String> paths = namespace.getList("tables");
+    if (paths == null || paths.isEmpty()) {
+      throw new CommandFailedException("give --config FILE (the server's tsd.yml) or at least one --table URI");
+    }
+    Set<ServiceType> services = parseServices(Optional.ofNullable(namespace.getString("services"))
+        .orElse("compaction,clustering,clean,archive"));
     Map<String, String> hoodie = parseHoodie(namespace.getList("hoodie"));
     Optional<SparkSettings> spark = sparkSettings(namespace.getString("sparkConfig"));
     String engine = namespace.getString("engine");
@@ -121,23 +175,65 @@ final class OnceCommand extends Command {
           + "FILE, a YAML file with a spark section (the daemon's tsd.yml will do)");
     }
     hoodie = checkedHoodieKeys(hoodie);
-    WorkerConfig workerConfig = WorkerConfig.create(namespace.getInt("workers"), 1, null, null, null, null);
+    int workers = Optional.ofNullable(namespace.getInt("workers"))
+        .orElse(Math.min(Runtime.getRuntime().availableProcessors(), WorkerConfig.MAX_COUNT));
+    WorkerConfig workerConfig = WorkerConfig.create(workers, 1, null, null, null, null);
     Configuration hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
     HudiTables hudiTables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(workerConfig));
-    List<ServicedTable> tables = servicedTables(namespace.getList("tables"), services, hoodie, hudiTables,
+    List<ServicedTable> tables = servicedTables(paths, services, hoodie, hudiTables,
         new TableProbe(hadoopConfiguration));
-    List<RunRecord> finished = Collections.synchronizedList(new ArrayList<>());
-    List<String> failures = servicePass(tables, workerConfig, spark, hudiTables, hadoopConfiguration,
-        Duration.ofMinutes(namespace.getInt("timeout")), finished);
-    PrintStream out = System.out;
-    printRuns(finished, out);
-    if (!failures.isEmpty()) {
-      throw new CommandFailedException(String.join("\n", failures));
+    return new Pass(tables, workerConfig, spark, hudiTables, hadoopConfiguration);
+  }
+
+  /**
+   * The server's tsd.yml, read by the server's configuration factory (unknown keys, Hudi keys, locks, the spark
+   * section) and its explicit tables checked as server checks them; the tables under the discovery roots as the
+   * server finds them, a table that cannot be read there failing on its own while the others are serviced.
+   */
+  private static Pass passFromConfig(Bootstrap<?> bootstrap, Namespace namespace) {
+    String file = namespace.getString("config");
+    List<String> conflicting = new ArrayList<>();
+    for (String flag : List.of("tables", "services", "hoodie", "engine", "sparkConfig", "workers")) {
+      if (namespace.get(flag) != null) {
+        conflicting.add(switch (flag) {
+          case "tables" -> "--table";
+          case "hoodie" -> "--hoodie-conf";
+          case "sparkConfig" -> "--spark-config";
+          default -> "--" + flag;
+        });
+      }
     }
-    out.println("Serviced " + tables.size() + " table(s), " + finished.size() + " run(s)");
-    out.flush();
-    // Hudi's clients can leave non-daemon threads behind; a one-shot pass must end.
-    System.exit(0);
+    if (!conflicting.isEmpty()) {
+      throw new CommandFailedException("--config " + file + " says what to service and how; "
+          + String.join(", ", conflicting) + " cannot be given with it (set them in the file)");
+    }
+    TsdConfiguration configuration = OnceConfiguration.read(bootstrap, file);
+    Optional<SparkSettings> spark;
+    try {
+      spark = SparkSetup.settings(configuration.getSpark());
+    } catch (IllegalStateException e) {
+      throw new CommandFailedException(file + ":\n" + e.getMessage());
+    }
+    Configuration hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
+    HudiTables hudiTables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(configuration.getWorkers()));
+    List<String> errors = new ExplicitTableCheck(new TableProbe(hadoopConfiguration), hudiTables)
+        .check(configuration);
+    if (!errors.isEmpty()) {
+      throw new CommandFailedException(file + " has an error:\n  * " + String.join("\n  * ", errors));
+    }
+    ServicedTables serviced = new ServicedTables(configuration);
+    Map<String, ServicedTable> tables = new LinkedHashMap<>();
+    for (TableSpec spec : configuration.getTables()) {
+      ServicedTable table = serviced.explicit(spec);
+      tables.put(table.basePath(), table);
+    }
+    DiscoveryConfig discovery = configuration.getDiscovery();
+    for (String path : new TableDiscovery(hadoopConfiguration, discovery.maxDepth()).scan(discovery.roots())) {
+      // An explicit entry for a discovered table wins, as in the server.
+      tables.putIfAbsent(path, serviced.discovered(path));
+    }
+    return new Pass(List.copyOf(tables.values()), configuration.getWorkers(), spark, hudiTables,
+        hadoopConfiguration);
   }
 
   /** The {@code --hoodie-conf} keys, refused with every problem named when one may not be set or names no lock. */
@@ -262,7 +358,12 @@ final class OnceCommand extends Command {
 
   @Override
   public void onError(Cli cli, Namespace namespace, Throwable error) {
-    if (error instanceof CommandFailedException) {
+    if (error instanceof CommandFailedException failed) {
+      if (!failed.summaryPrinted() && Boolean.TRUE.equals(namespace.getBoolean("json"))) {
+        System.out.println(OnceSummary.json(Jackson.newObjectMapper(), failed.outcome(),
+            failed.outcome().exitCode(false), 0, List.of(), List.of(failed.getMessage())));
+        System.out.flush();
+      }
       cli.getStdErr().println("hudi-tsd once: " + error.getMessage());
     } else {
       super.onError(cli, namespace, error);
@@ -299,14 +400,36 @@ final class OnceCommand extends Command {
   }
 
   /** A one-shot pass shows what it scheduled and ran, and no library spends time on lines nobody sees. */
-  private static void showProgressLogs() {
-    OnceLogging.configure((LoggerContext) LoggerFactory.getILoggerFactory());
+  private static void showProgressLogs(boolean json) {
+    OnceLogging.configure((LoggerContext) LoggerFactory.getILoggerFactory(), json);
   }
 
-  /** A failure whose message is all the user needs; printed without a stack trace. */
+  /**
+   * A failure whose message is all the user needs; printed without a stack trace, and the process exits with its
+   * outcome's code ({@link TsdApplication#onFatalError}).
+   */
   static final class CommandFailedException extends RuntimeException {
+    private final OnceOutcome outcome;
+    private final boolean summaryPrinted;
+
+    /** Bad input: nothing ran. */
     CommandFailedException(String message) {
+      this(OnceOutcome.BAD_INPUT, message, false);
+    }
+
+    CommandFailedException(OnceOutcome outcome, String message, boolean summaryPrinted) {
       super(message);
+      this.outcome = Objects.requireNonNull(outcome, "outcome is null");
+      this.summaryPrinted = summaryPrinted;
+    }
+
+    OnceOutcome outcome() {
+      return outcome;
+    }
+
+    /** Whether the {@code --json} summary, if asked for, is already out. */
+    boolean summaryPrinted() {
+      return summaryPrinted;
     }
   }
 }

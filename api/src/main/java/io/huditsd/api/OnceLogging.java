@@ -6,6 +6,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.filter.ThresholdFilter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.ConsoleAppender;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -24,6 +25,11 @@ final class OnceLogging {
   }
 
   static void configure(LoggerContext context) {
+    configure(context, false);
+  }
+
+  /** @param toStderr console lines go to stderr, leaving stdout to {@code --json}'s summary */
+  static void configure(LoggerContext context, boolean toStderr) {
     context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(Level.WARN);
     context.getLogger("io.huditsd").setLevel(Level.INFO);
     // Hadoop's "Unable to load native-hadoop library" is a WARN every run prints and nobody acts on.
@@ -41,6 +47,12 @@ final class OnceLogging {
       info.setContext(context);
       info.start();
       appender.addFilter(info);
+      if (toStderr && appender instanceof ConsoleAppender<ILoggingEvent> console) {
+        // The target is opened at start.
+        console.stop();
+        console.setTarget("System.err");
+        console.start();
+      }
     }
   }
 }

@@ -32,9 +32,12 @@ import io.prometheus.client.CollectorRegistry;
 import io.prometheus.client.dropwizard.DropwizardExports;
 import io.prometheus.client.hotspot.DefaultExports;
 import jakarta.servlet.DispatcherType;
+import net.sourceforge.argparse4j.inf.ArgumentParserException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -49,7 +52,26 @@ public class TsdApplication extends Application<TsdConfiguration> {
 
   public static void main(String[] args) throws Exception {
     widenCommonPool();
+    quietObjectLayout();
     new TsdApplication().run(args);
+  }
+
+  /**
+   * Hudi sizes its spillable maps with JOL, whose first use prints "# WARNING: Unable to attach Serviceability
+   * Agent" to stdout on every JVM that does not let it attach (bin/tsd skips the attach on purpose): a line on every
+   * start that nobody acts on, and one that would break {@code once --json}'s stdout. JOL is set up here, once and
+   * before any other thread runs, with stdout silenced for that moment. Reflection: JOL is Hudi's dependency.
+   */
+  static void quietObjectLayout() {
+    PrintStream stdout = System.out;
+    System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+    try {
+      Class.forName("org.openjdk.jol.vm.VM").getMethod("current").invoke(null);
+    } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+      // No JOL, or one that fails here: Hudi falls back as it would have anyway.
+    } finally {
+      System.setOut(stdout);
+    }
   }
 
   /**
@@ -88,6 +110,18 @@ public class TsdApplication extends Application<TsdConfiguration> {
   protected void addDefaultCommands(Bootstrap<TsdConfiguration> bootstrap) {
     bootstrap.addCommand(new TsdServerCommand(this));
     bootstrap.addCommand(new CheckCommand<>(this));
+  }
+
+  /**
+   * Exit codes as operators' tools give them: 2 for bad arguments (argparse's), {@code once}'s outcome code for its
+   * failures (see {@link OnceOutcome}), 1 for any other failure.
+   */
+  @Override
+  protected void onFatalError(Throwable error) {
+    if (error instanceof OnceCommand.CommandFailedException failed) {
+      System.exit(failed.outcome().exitCode(false));
+    }
+    System.exit(error instanceof ArgumentParserException ? OnceOutcome.BAD_INPUT.exitCode(false) : 1);
   }
 
   @Override

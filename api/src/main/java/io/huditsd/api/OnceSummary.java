@@ -1,0 +1,53 @@
+package io.huditsd.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.huditsd.executors.RunRecord;
+
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The {@code --json} summary of a {@code once} pass, one object on one line: {@code outcome} (serviced,
+ * nothing-to-do, table-failed, bad-input), {@code exitCode}, {@code tables} (how many the pass serviced),
+ * {@code runs} (table, service, instant, status, engine, attempts and, when they ran, fileGroups, bytesIn, bytesOut,
+ * durationMs; error when one failed) and {@code problems} (one message per table or run that failed).
+ */
+final class OnceSummary {
+  private OnceSummary() {
+  }
+
+  static String json(ObjectMapper mapper, OnceOutcome outcome, int exitCode, int tables, List<RunRecord> runs,
+                     List<String> problems) {
+    ObjectNode summary = mapper.createObjectNode();
+    summary.put("outcome", outcome.jsonName());
+    summary.put("exitCode", exitCode);
+    summary.put("tables", tables);
+    ArrayNode runList = summary.putArray("runs");
+    synchronized (runs) {
+      for (RunRecord run : runs) {
+        ObjectNode node = runList.addObject();
+        node.put("table", run.item().table().id());
+        node.put("basePath", run.item().table().basePath());
+        node.put("service", run.item().service().configName());
+        run.item().instant().ifPresent(instant -> node.put("instant", instant));
+        node.put("status", run.status().name().toLowerCase(Locale.ROOT));
+        node.put("engine", run.item().placement().engine().configName());
+        node.put("attempts", run.attempt());
+        run.result().ifPresent(result -> node.put("fileGroups", result.fileGroups())
+            .put("bytesIn", result.bytesIn()).put("bytesOut", result.bytesOut())
+            .put("durationMs", result.duration().toMillis()));
+        run.error().ifPresent(error -> node.put("error", error));
+      }
+    }
+    problems.forEach(summary.putArray("problems")::add);
+    try {
+      return mapper.writeValueAsString(summary);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
