@@ -319,6 +319,25 @@ keys). Refuses what the daemon would refuse, or what would be unsafe in a cluste
 
 {{/* Volumes the daemon's container mounts; their names are prefixed so that they fit into another pod. */}}
 {{- define "hudi-tsd.volumes" -}}
+- name: hudi-tsd-history
+  {{- if .Values.history.persistence.enabled }}
+  persistentVolumeClaim:
+    claimName: {{ .Values.history.persistence.existingClaim | default (printf "%s-history" (include "hudi-tsd.fullname" .)) }}
+  {{- else }}
+  emptyDir: {}
+  {{- end }}
+{{ include "hudi-tsd.sharedVolumes" . }}
+{{- end }}
+
+{{/* The volumes of once's pods: the daemon's, the history an emptyDir (once keeps none; the claim is the daemon's). */}}
+{{- define "hudi-tsd.onceVolumes" -}}
+- name: hudi-tsd-history
+  emptyDir: {}
+{{ include "hudi-tsd.sharedVolumes" . }}
+{{- end }}
+
+{{/* The volumes of the daemon's and once's containers but the history. */}}
+{{- define "hudi-tsd.sharedVolumes" -}}
 - name: hudi-tsd-config
   configMap:
     name: {{ include "hudi-tsd.fullname" . }}
@@ -327,13 +346,6 @@ keys). Refuses what the daemon would refuse, or what would be unsafe in a cluste
     {{- with .Values.tmp.sizeLimit }}
     sizeLimit: {{ . }}
     {{- end }}
-- name: hudi-tsd-history
-  {{- if .Values.history.persistence.enabled }}
-  persistentVolumeClaim:
-    claimName: {{ .Values.history.persistence.existingClaim | default (printf "%s-history" (include "hudi-tsd.fullname" .)) }}
-  {{- else }}
-  emptyDir: {}
-  {{- end }}
 {{- with include "hudi-tsd.tokenSecretName" . }}
 - name: hudi-tsd-token
   secret:
@@ -373,6 +385,41 @@ ports:
   - name: tsd-admin
     containerPort: {{ .Values.ports.admin }}
     protocol: TCP
+{{ include "hudi-tsd.containerRuntime" . }}
+startupProbe:
+  httpGet:
+    path: /live
+    port: tsd-admin
+  {{- toYaml .Values.probes.startup | nindent 2 }}
+livenessProbe:
+  httpGet:
+    path: /live
+    port: tsd-admin
+  {{- toYaml .Values.probes.liveness | nindent 2 }}
+readinessProbe:
+  httpGet:
+    path: /ready
+    port: tsd-admin
+  {{- toYaml .Values.probes.readiness | nindent 2 }}
+{{ include "hudi-tsd.containerResources" . }}
+{{- end }}
+
+{{/*
+The container of once (cronJob.enabled): one pass over the tables of the same tsd.yml, with the same environment,
+credentials and mounts as the daemon's container; no ports, no probes.
+*/}}
+{{- define "hudi-tsd.onceContainer" -}}
+name: hudi-tsd-once
+image: {{ include "hudi-tsd.image" . }}
+imagePullPolicy: {{ .Values.image.pullPolicy }}
+args:
+  {{- toYaml (concat (list "once" "--config" "/etc/tsd/tsd.yml" "--timeout-minutes" (toString (int .Values.cronJob.timeoutMinutes))) (.Values.cronJob.extraArgs | default list)) | nindent 2 }}
+{{ include "hudi-tsd.containerRuntime" . }}
+{{ include "hudi-tsd.containerResources" . }}
+{{- end }}
+
+{{/* The environment of the daemon's and once's containers. */}}
+{{- define "hudi-tsd.containerRuntime" -}}
 env:
   - name: TSD_JAVA_OPTS
     value: {{ .Values.javaOpts | quote }}
@@ -403,21 +450,10 @@ env:
 envFrom:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-startupProbe:
-  httpGet:
-    path: /live
-    port: tsd-admin
-  {{- toYaml .Values.probes.startup | nindent 2 }}
-livenessProbe:
-  httpGet:
-    path: /live
-    port: tsd-admin
-  {{- toYaml .Values.probes.liveness | nindent 2 }}
-readinessProbe:
-  httpGet:
-    path: /ready
-    port: tsd-admin
-  {{- toYaml .Values.probes.readiness | nindent 2 }}
+{{- end }}
+
+{{/* Resources, security context and mounts of the daemon's and once's containers. */}}
+{{- define "hudi-tsd.containerResources" -}}
 {{- with .Values.resources }}
 resources:
   {{- toYaml . | nindent 2 }}

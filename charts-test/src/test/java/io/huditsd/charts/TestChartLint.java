@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** {@code helm lint --strict} of the chart, with each example values file. */
 class TestChartLint {
   @ParameterizedTest
-  @ValueSource(strings = {"minimal.yaml", "monitoring.yaml", "existing-secret.yaml", "zookeeper-ha.yaml",
+  @ValueSource(strings = {"minimal.yaml", "monitoring.yaml", "existing-secret.yaml", "zookeeper-ha.yaml", "cronjob.yaml",
       "cloud-credentials.yaml", "spark-submit.yaml", "spark-kubernetes.yaml", "sidecar/values.yaml"})
   void exampleValuesLintClean(String example, @TempDir Path work) throws Exception {
     Path values = HelmChart.example(example);

@@ -178,6 +178,45 @@ class TestChartRendering {
   }
 
   @Test
+  void theCronJobRunsOnceOnTheSameConfigurationTokenHadoopConfAndCredentials() {
+    Rendered cron = render(example("cronjob.yaml"));
+    assertThat(cron.has("Deployment")).isFalse();
+    JsonNode spec = cron.one("CronJob").path("spec");
+    assertThat(spec.path("concurrencyPolicy").asText()).isEqualTo("Forbid");
+    assertThat(spec.path("schedule").asText()).isEqualTo("*/15 * * * *");
+    assertThat(spec.path("timeZone").asText()).isEqualTo("Etc/UTC");
+    JsonNode job = spec.path("jobTemplate").path("spec");
+    assertThat(job.path("activeDeadlineSeconds").asInt()).isEqualTo(60 * 60 + 300);
+    JsonNode pod = job.path("template").path("spec");
+    assertThat(pod.path("restartPolicy").asText()).isEqualTo("Never");
+    JsonNode once = Rendered.container(pod.path("containers"), "hudi-tsd-once");
+    assertThat(once.path("args").toString())
+        .isEqualTo("[\"once\",\"--config\",\"/etc/tsd/tsd.yml\",\"--timeout-minutes\",\"60\",\"--json\"]");
+    assertThat(once.has("ports")).isFalse();
+    assertThat(once.has("livenessProbe")).isFalse();
+    assertThat(cron.daemonConfig().has("ha")).as("once services every table it is given").isFalse();
+
+    // The same values with the Deployment on: the pass gets what the server gets.
+    Rendered both = render(List.of(example("cronjob.yaml")), Map.of("deployment.enabled", "true"));
+    JsonNode daemon = both.daemonContainer();
+    JsonNode cronPod = both.one("CronJob").path("spec").path("jobTemplate").path("spec").path("template")
+        .path("spec");
+    JsonNode cronContainer = Rendered.container(cronPod.path("containers"), "hudi-tsd-once");
+    for (String field : List.of("image", "env", "envFrom", "volumeMounts", "resources", "securityContext")) {
+      assertThat(cronContainer.path(field)).as(field).isEqualTo(daemon.path(field));
+    }
+    for (String field : List.of("serviceAccountName", "securityContext", "automountServiceAccountToken")) {
+      assertThat(cronPod.path(field)).as(field).isEqualTo(both.podSpec().path(field));
+    }
+    for (String volume : List.of("hudi-tsd-config", "hudi-tsd-token", "hudi-tsd-hadoop-conf", "hudi-tsd-tmp")) {
+      assertThat(byName(cronPod.path("volumes"), volume)).as(volume)
+          .isEqualTo(byName(both.podSpec().path("volumes"), volume));
+    }
+    assertThat(byName(cronPod.path("volumes"), "hudi-tsd-token").path("secret").path("secretName").asText())
+        .isEqualTo("tsd-api");
+  }
+
+  @Test
   void oneReplicaGetsNoDisruptionBudgetAndHaCanBeLeftToConfig() {
     Rendered single = render(List.of(MINIMAL), Map.of("zookeeper.connect", "zk:2181"));
     assertThat(single.has("PodDisruptionBudget")).isFalse();

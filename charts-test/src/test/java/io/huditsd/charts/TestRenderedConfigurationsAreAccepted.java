@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class TestRenderedConfigurationsAreAccepted {
   @ParameterizedTest
-  @ValueSource(strings = {"minimal.yaml", "monitoring.yaml", "existing-secret.yaml", "zookeeper-ha.yaml",
+  @ValueSource(strings = {"minimal.yaml", "monitoring.yaml", "existing-secret.yaml", "zookeeper-ha.yaml", "cronjob.yaml",
       "cloud-credentials.yaml"})
   void exampleConfigurationsAreAccepted(String example, @TempDir Path work) throws Exception {
     Rendered rendered = HelmChart.render(HelmChart.example(example));
