@@ -87,6 +87,20 @@ final class HelmChart {
         .withNamespace(NAMESPACE).dependencyUpdate().call());
   }
 
+  /**
+   * The chart's test hooks as plain objects: Helm's template output, as helm-java returns it, is the release
+   * manifest, which leaves hooks out. Rendered from a copy whose {@code templates/tests} carry no hook annotation.
+   */
+  static Rendered renderTestHooks(Path workDirectory, Path valuesFile, Map<String, String> sets) throws IOException {
+    Path copy = copy(directory(), workDirectory.resolve("hudi-tsd"));
+    try (Stream<Path> tests = Files.list(copy.resolve("templates/tests"))) {
+      for (Path test : tests.toList()) {
+        Files.writeString(test, Files.readString(test).replaceAll("(?m)^\\s*helm\\.sh/hook.*$\\n", ""));
+      }
+    }
+    return Rendered.of(template(copy, List.of(valuesFile), sets).call());
+  }
+
   private static void merge(ObjectNode target, JsonNode overlay) {
     for (Iterator<Map.Entry<String, JsonNode>> fields = overlay.fields(); fields.hasNext(); ) {
       Map.Entry<String, JsonNode> field = fields.next();

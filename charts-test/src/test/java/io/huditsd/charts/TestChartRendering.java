@@ -217,6 +217,23 @@ class TestChartRendering {
   }
 
   @Test
+  void helmTestRunsTheDaemonsCheckOnTheMountedConfiguration(@TempDir Path work) throws Exception {
+    assertThat(Files.readString(HelmChart.directory().resolve("templates/tests/check.yaml")))
+        .contains("helm.sh/hook: test");
+    Rendered rendered = HelmChart.renderTestHooks(work, example("existing-secret.yaml"), Map.of());
+    JsonNode pod = rendered.named("Pod", FULLNAME + "-check");
+    JsonNode check = Rendered.container(pod.path("spec").path("containers"), "hudi-tsd-check");
+    assertThat(check.path("args").toString()).isEqualTo("[\"check\",\"/etc/tsd/tsd.yml\"]");
+    JsonNode daemon = rendered.daemonContainer();
+    assertThat(check.path("volumeMounts")).isEqualTo(daemon.path("volumeMounts"));
+    assertThat(check.path("env")).isEqualTo(daemon.path("env"));
+    assertThat(byName(pod.path("spec").path("volumes"), "hudi-tsd-config"))
+        .isEqualTo(byName(rendered.podSpec().path("volumes"), "hudi-tsd-config"));
+    assertThat(HelmChart.renderTestHooks(work.resolve("off"), example("existing-secret.yaml"),
+        Map.of("helmTest.enabled", "false")).has("Pod")).isFalse();
+  }
+
+  @Test
   void oneReplicaGetsNoDisruptionBudgetAndHaCanBeLeftToConfig() {
     Rendered single = render(List.of(MINIMAL), Map.of("zookeeper.connect", "zk:2181"));
     assertThat(single.has("PodDisruptionBudget")).isFalse();
