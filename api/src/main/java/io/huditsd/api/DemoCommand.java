@@ -1,10 +1,13 @@
 package io.huditsd.api;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
 import io.dropwizard.core.cli.Command;
 import io.dropwizard.core.setup.Bootstrap;
 import io.huditsd.api.demo.DemoWriter;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +38,10 @@ final class DemoCommand extends Command {
     Path configFile = dir.resolve("tsd.yml");
     Files.writeString(configFile, demoConfiguration(table, port));
 
+    // The writer starts before the server configures logging from tsd.yml: the same two loggers quiet meanwhile.
+    LoggerContext logging = (LoggerContext) LoggerFactory.getILoggerFactory();
+    logging.getLogger("org.apache.hudi.common.table.HoodieTableConfig").setLevel(Level.ERROR);
+    logging.getLogger("org.apache.hadoop.util.NativeCodeLoader").setLevel(Level.ERROR);
     DemoWriter writer = DemoWriter.start(table.toString());
     System.out.printf("""
 
@@ -73,6 +80,11 @@ final class DemoCommand extends Command {
             io.huditsd: INFO
             # Hudi logs its own "no live heartbeat" check before every compaction at WARN.
             org.apache.hudi.client.heartbeat.HoodieHeartbeatClient: ERROR
+            # The demo writer's first commit adds the metadata table's partition to hoodie.properties, which Hudi
+            # logs at WARN with the whole file.
+            org.apache.hudi.common.table.HoodieTableConfig: ERROR
+            # "Unable to load native-hadoop library": nobody acts on it.
+            org.apache.hadoop.util.NativeCodeLoader: ERROR
         history:
           file: %s
         polling:

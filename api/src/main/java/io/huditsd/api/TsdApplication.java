@@ -6,8 +6,10 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.cli.CheckCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.lifecycle.ServerLifecycleListener;
 import io.huditsd.api.logging.LogRedaction;
 import io.huditsd.api.logging.LogRedactor;
+import io.huditsd.api.logging.QuietRequestLog;
 import io.huditsd.api.metrics.PrometheusServlet;
 import io.huditsd.api.rest.BearerToken;
 import io.huditsd.api.rest.BearerTokenFilter;
@@ -33,6 +35,7 @@ import io.prometheus.client.dropwizard.DropwizardExports;
 import io.prometheus.client.hotspot.DefaultExports;
 import jakarta.servlet.DispatcherType;
 import net.sourceforge.argparse4j.inf.ArgumentParserException;
+import org.eclipse.jetty.server.Server;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -167,6 +170,13 @@ public class TsdApplication extends Application<TsdConfiguration> {
     if (bearer.isEmpty() && configuration.getAuth().openAdmin()) {
       LOG.warn("auth.openAdmin: the admin port's tasks (log levels, GC) and dumps (threads, metrics) answer anyone");
     }
+    environment.lifecycle().addEventListener(new QuietRequestLog());
+    environment.lifecycle().addServerLifecycleListener(new ServerLifecycleListener() {
+      @Override
+      public void serverStarted(Server server) {
+        LOG.info(ServingSummary.line(configuration, getLocalPort(server), getAdminPort(server), bearer.isPresent()));
+      }
+    });
     environment.admin().addFilter("admin-access", new AdminAccessFilter(bearer, configuration.getAuth().openAdmin(),
         environment.getObjectMapper())).addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     environment.healthChecks().register("worker-pool", new WorkerPoolHealthCheck(daemon.pool()));
