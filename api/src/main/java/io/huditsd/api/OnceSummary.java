@@ -1,11 +1,11 @@
 package io.huditsd.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.huditsd.executors.RunRecord;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
@@ -46,7 +46,7 @@ final class OnceSummary {
     problems.forEach(summary.putArray("problems")::add);
     try {
       return mapper.writeValueAsString(summary);
-    } catch (JsonProcessingException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }

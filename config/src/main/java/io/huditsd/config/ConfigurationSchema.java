@@ -1,6 +1,5 @@
 package io.huditsd.config;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -55,7 +54,7 @@ public final class ConfigurationSchema {
       return Jackson.newObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
           .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).writeValueAsString(
               new ConfigurationSchema(Jackson.newObjectMapper()).generate()) + "\n";
-    } catch (JsonProcessingException e) {
+    } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
