@@ -34,6 +34,33 @@ class TestRenderedConfigurationsAreAccepted {
   }
 
   /**
+   * What the helm test pod runs, {@code check /etc/tsd/tsd.yml} (Dropwizard's command on the daemon's factory), in a
+   * JVM of its own on the rendered file: 0 and "Configuration is OK"; a misspelt Hudi key fails it, naming the key.
+   */
+  @Test
+  void theHelmTestsCheckPassesOnTheRenderedFileAndFailsATypo(@TempDir Path work) throws Exception {
+    Path good = Files.writeString(work.resolve("tsd.yml"),
+        HelmChart.render(HelmChart.example("minimal.yaml")).daemonYaml());
+    Process check = check(good, work.resolve("good.log"));
+    assertThat(check.exitValue()).as(Files.readString(work.resolve("good.log"))).isZero();
+    assertThat(Files.readString(work.resolve("good.log"))).contains("Configuration is OK");
+
+    Path typo = Files.writeString(work.resolve("typo.yml"), HelmChart.render(List.of(HelmChart.example("minimal.yaml")),
+        Map.of("config.hoodie.hoodie\\.clean\\.comits\\.retained", "3")).daemonYaml());
+    Process failed = check(typo, work.resolve("typo.log"));
+    assertThat(failed.exitValue()).isNotZero();
+    assertThat(Files.readString(work.resolve("typo.log"))).contains("hoodie.clean.comits.retained");
+  }
+
+  private static Process check(Path file, Path log) throws Exception {
+    Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m", "-cp", System.getProperty("java.class.path"), io.huditsd.api.TsdApplication.class.getName(),
+        "check", file.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    assertThat(process.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+    return process;
+  }
+
+  /**
    * The daemon checks at start that the spark section's files exist: the image's SPARK_HOME and the jars beside
    * hudi-tsd.jar (which the daemon finds only when it runs from that jar). Those paths are moved to a directory of
    * the test machine laid out the same way; every other key is read as rendered.
