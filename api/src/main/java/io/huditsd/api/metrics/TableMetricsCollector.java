@@ -67,7 +67,11 @@ public final class TableMetricsCollector extends Collector {
       return;
     }
     families.failures.addMetric(labels, snapshot.consecutiveFailures());
-    if (!snapshot.table().indexes().isEmpty()) {
+    if (snapshot.table().indexes().isEmpty()) {
+      // Nothing wanted, nothing missing: the series exists for every owned table, so that an alert on it is not
+      // blind to a table until its first index.
+      families.missingIndexes.addMetric(labels, 0);
+    } else {
       // The loaded meta client holds the table config and timeline in memory: no storage read on a scrape
       // unless an indexing plan is pending.
       snapshot.metaClient().ifPresent(metaClient -> families.missingIndexes.addMetric(labels,
