@@ -184,6 +184,17 @@ class TestChartAgainstDaemon {
     await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(PrometheusText.parse(scrape()))
         .containsKey("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\",engine=\"java\"}"));
     String exposition = scrape();
+    Map<String, Double> samples = PrometheusText.parse(exposition);
+    assertThat(samples).anySatisfy((series, value) -> {
+      assertThat(series).startsWith("tsd_build_info{version=\"").doesNotContain("${");
+      assertThat(value).isEqualTo(1.0);
+    });
+    // The path as the daemon resolved it (a local path gets file:).
+    assertThat(samples).containsEntry("tsd_table_info{table=\"orders\",base_path=\"file:" + work.resolve("orders")
+        + "\",type=\"MERGE_ON_READ\",version=\"9\"}", 1.0);
+    // Two writer commits and the compaction, at least; far below hoodie.keep.max.commits.
+    assertThat(samples.get("tsd_active_timeline_instants{table=\"orders\"}")).isGreaterThanOrEqualTo(3.0);
+    assertThat(samples).containsEntry("tsd_archival_backlog_instants{table=\"orders\"}", 0.0);
     Promtool.Result check = Promtool.run(work, exposition, "check", "metrics");
     assertThat(check.succeeded()).as("promtool check metrics on /prometheus:\n%s", check.output()).isTrue();
     assertThat(check.output()).as("promtool check metrics on /prometheus").isBlank();
