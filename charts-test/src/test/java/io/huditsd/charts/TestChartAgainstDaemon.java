@@ -195,6 +195,9 @@ class TestChartAgainstDaemon {
     // Two writer commits and the compaction, at least; far below hoodie.keep.max.commits.
     assertThat(samples.get("tsd_active_timeline_instants{table=\"orders\"}")).isGreaterThanOrEqualTo(3.0);
     assertThat(samples).containsEntry("tsd_archival_backlog_instants{table=\"orders\"}", 0.0);
+    // The writes went to the metadata table as delta commits; it compacts after 10 (Hudi's default).
+    assertThat(samples.get("tsd_metadata_delta_commits_since_compaction{table=\"orders\"}"))
+        .isGreaterThanOrEqualTo(2.0);
     Promtool.Result check = Promtool.run(work, exposition, "check", "metrics");
     assertThat(check.succeeded()).as("promtool check metrics on /prometheus:\n%s", check.output()).isTrue();
     assertThat(check.output()).as("promtool check metrics on /prometheus").isBlank();

@@ -129,6 +129,8 @@ public final class TableMetricsCollector extends Collector {
     }
     families.oldestAge.addMetric(labels, secondsSince(backlog.oldestPendingPlan(), now));
     families.deltaCommits.addMetric(labels, backlog.deltaCommitsSinceCompaction());
+    backlog.metadataDeltaCommitsSinceCompaction().ifPresent(commits ->
+        families.metadataDeltaCommits.addMetric(labels, commits));
     families.cleanBlocked.addMetric(labels,
         secondsSince(backlog.cleanBlocker().map(blocker -> blocker.requestedAt()), now));
   }
@@ -191,6 +193,9 @@ public final class TableMetricsCollector extends Collector {
     final GaugeMetricFamily cleanBlocked = new GaugeMetricFamily("tsd_clean_blocked_seconds", "Age of the earliest "
         + "pending instant when it holds the clean boundary back (more than hoodie.clean.commits.retained commits "
         + "completed after it); 0 when cleaning is not held back", TABLE);
+    final GaugeMetricFamily metadataDeltaCommits = new GaugeMetricFamily(
+        "tsd_metadata_delta_commits_since_compaction", "Completed delta commits on the table's metadata table since "
+        + "its last compaction, as of the last changed poll; absent without a metadata table", TABLE);
     final GaugeMetricFamily timelineInstants = new GaugeMetricFamily("tsd_active_timeline_instants",
         "Instants (any action and state) in the table's active timeline, as of the last changed poll", TABLE);
     final GaugeMetricFamily archivalBacklog = new GaugeMetricFamily("tsd_archival_backlog_instants", "Completed "
@@ -205,7 +210,7 @@ public final class TableMetricsCollector extends Collector {
     List<MetricFamilySamples> all() {
       return new ArrayList<>(List.of(unscheduled, scheduled, logFiles, fileGroups, smallFiles, pending, oldestAge,
           deltaCommits, lastSuccess, failures, paused, owned, missingIndexes, failedWrites, failedWriteAge,
-          cleanBlocked, timelineInstants, archivalBacklog, info));
+          cleanBlocked, timelineInstants, archivalBacklog, metadataDeltaCommits, info));
     }
   }
 }
