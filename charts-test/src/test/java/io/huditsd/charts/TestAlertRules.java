@@ -1,6 +1,7 @@
 package io.huditsd.charts;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,7 +73,7 @@ class TestAlertRules {
         Files.readString(HelmChart.directory().resolve("dashboards/hudi-tsd.json")));
     ObjectNode file = HelmChart.YAML.createObjectNode();
     ObjectNode group = file.putArray("groups").addObject().put("name", "dashboard");
-    var rules = group.putArray("rules");
+    ArrayNode rules = group.putArray("rules");
     int index = 0;
     for (String query : queries.values()) {
       rules.addObject().put("record", "dashboard:query_" + index++).put("expr", query);
