@@ -42,6 +42,12 @@
     return Math.round(seconds / 86400) + ' d';
   }
 
+  // Bytes for people, with the exact figure in the title (and data-bytes) for those who need it.
+  function bytesCell(cell) {
+    const value = cell.getValue();
+    return el('span', { title: value + ' bytes', 'data-bytes': value, text: bytes(value) });
+  }
+
   function duration(ms) {
     if (ms === null || ms === undefined) return '';
     return ms < 1000 ? ms + ' ms' : (ms / 1000).toFixed(1) + ' s';
@@ -143,8 +149,8 @@
         { title: 'Last poll', field: 'lastPoll', formatter: cell => document.createTextNode(age(cell.getValue())) },
         { title: 'Poll failures', field: 'consecutiveFailures', ...num },
         { title: 'Last error', field: 'lastError', formatter: textCell, headerSort: false, maxWidth: 320 },
-        { title: 'Unscheduled log', field: 'logFileUnscheduledBytes', ...num, formatter: cell => bytes(cell.getValue()) },
-        { title: 'Scheduled log', field: 'logFileScheduledBytes', ...num, formatter: cell => bytes(cell.getValue()) },
+        { title: 'Unscheduled log', field: 'logFileUnscheduledBytes', ...num, formatter: bytesCell },
+        { title: 'Scheduled log', field: 'logFileScheduledBytes', ...num, formatter: bytesCell },
         { title: 'Compactions', field: 'pendingCompactions', ...num },
         { title: 'Clusterings', field: 'pendingClusterings', ...num },
         { title: 'Cleans', field: 'pendingCleans', ...num },
@@ -156,6 +162,10 @@
         { title: 'Failed writes', field: 'failedWritesPending', ...num },
       ],
     });
+    // When the rows of a page are on screen: bench/console-render.sh reads this mark.
+    table.on('dataProcessed', () => window.requestAnimationFrame(() => {
+      window.tsdTablesRenderedMs = performance.now();
+    }));
     let typing = null;
     filter.addEventListener('input', () => {
       window.clearTimeout(typing);
@@ -256,10 +266,10 @@
           { title: 'Partition', field: 'Partition_Path', formatter: textCell },
           { title: 'File id', field: 'File_ID', formatter: textCell },
           { title: 'Base instant', field: 'Base_Instant_Time', formatter: textCell },
-          { title: 'Base file', field: 'Base_File_Size', hozAlign: 'right', formatter: c => bytes(c.getValue()) },
+          { title: 'Base file', field: 'Base_File_Size', hozAlign: 'right', formatter: bytesCell },
           { title: 'Log files', field: 'Log_File_Count', hozAlign: 'right' },
-          { title: 'Unscheduled log', field: 'Log_File_Unscheduled', hozAlign: 'right', formatter: c => bytes(c.getValue()) },
-          { title: 'Scheduled log', field: 'Log_File_Scheduled', hozAlign: 'right', formatter: c => bytes(c.getValue()) },
+          { title: 'Unscheduled log', field: 'Log_File_Unscheduled', hozAlign: 'right', formatter: bytesCell },
+          { title: 'Scheduled log', field: 'Log_File_Scheduled', hozAlign: 'right', formatter: bytesCell },
         ],
       }))).catch(e => showMessage(e.message)),
       get(path + '/indexes').then(indexes => {
@@ -324,8 +334,8 @@
         const run = cell.getRow().getData();
         return run.status === 'running' && run.startedAt ? 'running ' + age(run.startedAt) : duration(cell.getValue());
       } },
-      { title: 'Bytes in', field: 'bytesIn', hozAlign: 'right', formatter: c => bytes(c.getValue()) },
-      { title: 'Bytes out', field: 'bytesOut', hozAlign: 'right', formatter: c => bytes(c.getValue()) },
+      { title: 'Bytes in', field: 'bytesIn', hozAlign: 'right', formatter: bytesCell },
+      { title: 'Bytes out', field: 'bytesOut', hozAlign: 'right', formatter: bytesCell },
       { title: 'Error', field: 'error', formatter: textCell, maxWidth: 420 },
       { title: '', field: 'runId', headerSort: false, formatter: cell => {
         const run = cell.getRow().getData();
