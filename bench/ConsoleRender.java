@@ -49,9 +49,11 @@ public final class ConsoleRender {
             "return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/'))"
                 + ".map(e => ({name: e.name.replace(location.origin, ''), ms: e.duration}))");
         double ms = ((Number) rendered).doubleValue();
+        double loaded = ((Number) driver.executeScript(
+            "return performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd")).doubleValue();
         renders.add(ms);
-        StringBuilder line = new StringBuilder(String.format("round %d: %d rows on screen at %.0f ms;", round + 1,
-            rows, ms));
+        StringBuilder line = new StringBuilder(String.format(
+            "round %d: scripts loaded at %.0f ms, %d rows on screen at %.0f ms;", round + 1, loaded, rows, ms));
         calls.forEach(call -> line.append(String.format(" %s %.0f ms", call.get("name"),
             ((Number) call.get("ms")).doubleValue())));
         System.out.println(line);

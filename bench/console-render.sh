@@ -11,7 +11,7 @@
 #   BENCH_DIR    working directory, wiped first            [/tmp/hudi-tsd-console-bench]
 #   TABLES       tables under the discovery root           [1000]
 #   ROUNDS       page loads measured                       [5]
-#   BENCH_PORT   REST port; the admin port is the next one [18490]
+#   BENCH_PORT   REST port; the admin port is the next one [18731]
 #
 # Needs api packaged (mvn -pl api -am package -DskipTests) and src-it's test classpath resolved (Selenium; the
 # script asks Maven for it offline), /usr/bin/chromium and /usr/bin/chromedriver.
@@ -21,7 +21,7 @@ home=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir=${BENCH_DIR:-/tmp/hudi-tsd-console-bench}
 tables=${TABLES:-1000}
 rounds=${ROUNDS:-5}
-port=${BENCH_PORT:-18490}
+port=${BENCH_PORT:-18731}
 jar="$home/api/target/hudi-tsd.jar"
 java_flags=(-Djdk.attach.allowAttachSelf=true -Djol.skipHotspotSAAttach=true)
 writer=(java "${java_flags[@]}" -Dlogback.configurationFile="$home/bench/logback-quiet.xml"
@@ -33,8 +33,10 @@ stop() { if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then kill "$1"; wait "$1" |
 trap 'stop "$daemon"' EXIT
 
 [ -f "$jar" ] || { log "package the daemon first: mvn -B -pl api -am package -DskipTests"; exit 1; }
-selenium=$(cd "$home" && mvn -B -q -o -pl src-it dependency:build-classpath -Dmdep.includeScope=test \
-  -Dmdep.outputFile=/dev/stdout)
+# src-it needs the Spark modules in the reactor for its order; each module writes the file, src-it last.
+(cd "$home" && mvn -B -q -o -pl spark-peer,spark-runner,src-it dependency:build-classpath -Dmdep.includeScope=test \
+  -Dmdep.outputFile="$dir.classpath" >/dev/null)
+selenium=$(cat "$dir.classpath")
 
 rm -rf "$dir"
 mkdir -p "$dir/tables"
@@ -52,9 +54,11 @@ cat >"$dir/bench.yml" <<YML
 server:
   applicationConnectors:
     - type: http
+      bindHost: 127.0.0.1
       port: $port
   adminConnectors:
     - type: http
+      bindHost: 127.0.0.1
       port: $((port + 1))
   requestLog:
     appenders: []
