@@ -133,9 +133,24 @@ class ConsoleIT {
         wait.until(d -> !d.findElements(By.cssSelector("#table-chart canvas")).isEmpty());
         chromium.screenshot(screenshots.resolve("console-table-after.png"));
 
-        // Every library ran under the Content-Security-Policy: no violation, no script error.
+        // Pause and resume from the page, with the token of this tab.
+        driver.findElement(By.id("action-pause")).click();
+        wait.until(d -> message.isDisplayed() && message.getText().equals("pause: done"));
+        await("paused through the console").atMost(Duration.ofSeconds(10))
+            .until(() -> Boolean.TRUE.equals(summary(base).get("paused")));
+        wait.until(d -> "Resume".equals(d.findElement(By.id("action-pause")).getText()));
+        driver.findElement(By.id("action-pause")).click();
+        await("resumed through the console").atMost(Duration.ofSeconds(10))
+            .until(() -> Boolean.FALSE.equals(summary(base).get("paused")));
+
+        // The runs page lists the compaction with its table, result and figures.
         driver.get(base + "/console/#/runs");
         wait.until(d -> d.findElement(By.id("runs-summary")).getText().contains("running"));
+        wait.until(d -> d.findElements(By.cssSelector("#runs-table .tabulator-row")).stream()
+            .anyMatch(row -> row.getText().contains(TABLE) && row.getText().contains("succeeded")
+                && row.getText().contains("compaction")));
+
+        // Every library ran under the Content-Security-Policy: no violation, no script error.
         driver.get(base + "/console/swagger.html");
         wait.until(d -> !d.findElements(By.cssSelector(".opblock")).isEmpty());
         assertThat(chromium.consoleMessages()).noneMatch(line -> line.contains("Content Security Policy")
