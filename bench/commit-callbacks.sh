@@ -187,7 +187,8 @@ settled() {
   local body runs
   body=$(curl -sf "http://localhost:$1/api/v1/tables") || return 1
   runs=$(curl -sf "http://localhost:$1/api/v1/runs") || return 1
-  [ "$(grep -o '"id":"' <<<"$body" | wc -l)" -ge "$tables" ] && ! grep -q '"lastPoll":null' <<<"$body" \
+  # A table not polled yet has no lastPoll field at all (the API leaves nulls out), so count the ones that have it.
+  [ "$(grep -o '"lastPoll":"' <<<"$body" | wc -l)" -ge "$tables" ] \
     && ! grep -Eq '"status":"(queued|running|retry_wait)"' <<<"$runs"
 }
 for p in "$port" "$((port + 2))"; do

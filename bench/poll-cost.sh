@@ -167,7 +167,8 @@ daemon=$!
 all_polled() {
   local body
   body=$(curl -sf "http://localhost:$port/api/v1/tables") || return 1
-  [ "$(grep -o '"id":"' <<<"$body" | wc -l)" -ge "$tables" ] && ! grep -q '"lastPoll":null' <<<"$body"
+  # A table not polled yet has no lastPoll field at all (the API leaves nulls out), so count the ones that have it.
+  [ "$(grep -o '"lastPoll":"' <<<"$body" | wc -l)" -ge "$tables" ]
 }
 until all_polled; do
   kill -0 "$daemon" 2>/dev/null || { log "daemon exited; see $dir/daemon.log"; exit 1; }

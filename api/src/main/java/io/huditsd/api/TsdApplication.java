@@ -10,7 +10,9 @@ import io.huditsd.api.console.ConsoleServlet;
 import io.huditsd.api.console.WebJars;
 import io.huditsd.api.logging.LogRedaction;
 import io.huditsd.api.logging.LogRedactor;
+import io.huditsd.api.metrics.BuildInfoCollector;
 import io.huditsd.api.metrics.PrometheusServlet;
+import io.huditsd.api.metrics.SnakeCaseSampleBuilder;
 import io.huditsd.api.rest.BacklogSeriesResource;
 import io.huditsd.api.rest.BearerToken;
 import io.huditsd.api.rest.BearerTokenFilter;
@@ -98,7 +100,8 @@ public class TsdApplication extends Application<TsdConfiguration> {
   public void run(TsdConfiguration configuration, Environment environment) {
     CollectorRegistry metrics = new CollectorRegistry();
     DefaultExports.register(metrics);
-    new DropwizardExports(environment.metrics()).register(metrics);
+    new DropwizardExports(environment.metrics(), new SnakeCaseSampleBuilder()).register(metrics);
+    BuildInfoCollector.ofThisBuild().register(metrics);
     LockMetrics.register(metrics);
     BinaryCopyMetrics.register(metrics);
     IngestionMetrics.register(metrics);

@@ -11,6 +11,7 @@ final class Alerts {
   /** Every alert the chart defines, in the order of docs/runbook.md. */
   static final List<String> NAMES = List.of("HudiTsdBacklogHigh", "HudiTsdBacklogGrowing",
       "HudiTsdPlanPendingTooLong", "HudiTsdCleanBlocked", "HudiTsdRunsFailing", "HudiTsdWriterFailures",
+      "HudiTsdPollsFailing", "HudiTsdLockFailures", "HudiTsdIndexesMissing", "HudiTsdTableUnowned",
       "HudiTsdDown");
 
   private Alerts() {

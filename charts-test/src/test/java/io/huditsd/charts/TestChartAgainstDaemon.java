@@ -159,9 +159,9 @@ class TestChartAgainstDaemon {
     assertThat(expressions).hasSizeGreaterThan(20);
 
     for (Map.Entry<String, String> expression : expressions.entrySet()) {
-      PromQl.Parsed parsed = PromQl.parse(expression.getValue());
-      assertThat(parsed.selectors()).as(expression.getKey()).isNotEmpty();
-      for (PromQl.Selector selector : parsed.selectors()) {
+      List<PromQl.Selector> selectors = PromQl.selectors(expression.getValue());
+      assertThat(selectors).as(expression.getKey()).isNotEmpty();
+      for (PromQl.Selector selector : selectors) {
         checkSelector(expression.getKey(), selector, series, families);
       }
     }
@@ -171,11 +171,36 @@ class TestChartAgainstDaemon {
       if (rule.getKey().equals("HudiTsdDown")) {
         continue;
       }
-      for (PromQl.Selector selector : PromQl.parse(rule.getValue().path("expr").asText()).selectors()) {
+      for (PromQl.Selector selector : PromQl.selectors(rule.getValue().path("expr").asText())) {
         assertThat(series.get(selector.metric())).as("%s reads %s", rule.getKey(), selector.metric())
             .isNotEmpty().allMatch(labels -> labels.containsKey("table"));
       }
     }
+  }
+
+  @Test
+  void aScrapeOfTheDaemonPassesPromtoolCheckMetrics() throws Exception {
+    // After a compaction ran, so that the run counters and histograms have series.
+    await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(PrometheusText.parse(scrape()))
+        .containsKey("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\",engine=\"java\"}"));
+    String exposition = scrape();
+    Map<String, Double> samples = PrometheusText.parse(exposition);
+    assertThat(samples).anySatisfy((series, value) -> {
+      assertThat(series).startsWith("tsd_build_info{version=\"").doesNotContain("${");
+      assertThat(value).isEqualTo(1.0);
+    });
+    // The path as the daemon resolved it (a local path gets file:).
+    assertThat(samples).containsEntry("tsd_table_info{table=\"orders\",base_path=\"file:" + work.resolve("orders")
+        + "\",type=\"MERGE_ON_READ\",version=\"9\"}", 1.0);
+    // Two writer commits and the compaction, at least; far below hoodie.keep.max.commits.
+    assertThat(samples.get("tsd_active_timeline_instants{table=\"orders\"}")).isGreaterThanOrEqualTo(3.0);
+    assertThat(samples).containsEntry("tsd_archival_backlog_instants{table=\"orders\"}", 0.0);
+    // The writes went to the metadata table as delta commits; it compacts after 10 (Hudi's default).
+    assertThat(samples.get("tsd_metadata_delta_commits_since_compaction{table=\"orders\"}"))
+        .isGreaterThanOrEqualTo(2.0);
+    Promtool.Result check = Promtool.run(work, exposition, "check", "metrics");
+    assertThat(check.succeeded()).as("promtool check metrics on /prometheus:\n%s", check.output()).isTrue();
+    assertThat(check.output()).as("promtool check metrics on /prometheus").isBlank();
   }
 
   private static void checkSelector(String where, PromQl.Selector selector, Map<String, List<Map<String, String>>> series,
@@ -211,32 +236,11 @@ class TestChartAgainstDaemon {
         .anyMatch(labels -> labels.entrySet().containsAll(equalities.entrySet()));
   }
 
-  /** Every query of the dashboard, with Grafana's variables replaced as Grafana would for one table. */
+  /** Every query of the dashboard, from the rendered ConfigMap, which holds the chart's dashboard file. */
   private static Map<String, String> dashboardExpressions() throws IOException {
     String json = rendered.named("ConfigMap", FULLNAME + "-dashboard").path("data").path("hudi-tsd.json").asText();
     assertThat(json).isEqualTo(Files.readString(HelmChart.directory().resolve("dashboards/hudi-tsd.json")).strip());
-    JsonNode dashboard = HelmChart.YAML.readTree(json);
-    Map<String, String> expressions = new LinkedHashMap<>();
-    for (JsonNode panel : dashboard.path("panels")) {
-      for (JsonNode target : panel.path("targets")) {
-        expressions.put("panel '" + panel.path("title").asText() + "' " + target.path("refId").asText(),
-            substitute(target.path("expr").asText()));
-      }
-    }
-    Pattern labelValues = Pattern.compile("label_values\\((.*), *([a-zA-Z_]+)\\)");
-    for (JsonNode variable : dashboard.path("templating").path("list")) {
-      if (variable.path("type").asText().equals("query")) {
-        Matcher query = labelValues.matcher(variable.path("query").path("query").asText());
-        assertThat(query.matches()).as("variable %s", variable.path("name").asText()).isTrue();
-        expressions.put("variable " + variable.path("name").asText(), substitute(query.group(1)));
-      }
-    }
-    return expressions;
-  }
-
-  private static String substitute(String expression) {
-    return expression.replace("$namespace", HelmChart.NAMESPACE).replace("$job", FULLNAME)
-        .replace("$table", "orders").replace("$__rate_interval", "1m");
+    return DashboardQueries.of(json);
   }
 
   /** Series labels by metric name, from {@code name{a="x",b="y"}} keys. */

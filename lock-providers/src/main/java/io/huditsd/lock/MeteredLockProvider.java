@@ -33,6 +33,9 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
       throw new IllegalArgumentException(DELEGATE_KEY + " must name the lock provider to delegate to");
     }
     this.table = configuration.getConfig().getString(TABLE_KEY, "unknown");
+    // The table's failure series exists at 0 from its first lock, so that increase() in an alert sees the first
+    // failure (a counter's series otherwise appears only at its first increment).
+    LockMetrics.FAILURES.labels(table);
     Class<?>[] withMetrics = {LockConfiguration.class, StorageConfiguration.class, HoodieLockMetrics.class};
     if (metrics != null && ReflectionUtils.hasConstructor(className, withMetrics)) {
       this.delegate = (LockProvider<T>) ReflectionUtils.loadClass(className, withMetrics, configuration, storage,

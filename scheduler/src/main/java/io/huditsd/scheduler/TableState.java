@@ -65,8 +65,8 @@ public final class TableState {
     return polled.get();
   }
 
-  // INVARIANT: only the poll of this table calls this, and polls of one table never overlap (Quartz's
-  // DisallowConcurrentExecution, OncePass's one thread), so a result is never replaced by an older one.
+  // INVARIANT: only the poll of this table calls this, and polls of one table never overlap (TablePollSchedule,
+  // OncePass's one thread), so a result is never replaced by an older one.
   void publish(PollResult result) {
     polled.set(Objects.requireNonNull(result, "result is null"));
   }

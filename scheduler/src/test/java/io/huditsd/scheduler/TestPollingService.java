@@ -22,9 +22,10 @@ import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Quartz-driven polls of registered tables on a short interval. */
+/** Timed polls of registered tables on a short interval, and polls asked for outside it. */
 class TestPollingService {
   private static final Duration INTERVAL = Duration.ofMillis(200);
 
@@ -101,5 +102,28 @@ class TestPollingService {
     // intervals give the scheduler ample chance to show otherwise.
     await().atMost(Duration.ofSeconds(5)).during(INTERVAL.multipliedBy(5))
         .until(() -> state.snapshot().lastPoll().orElseThrow().isBefore(removedAt));
+  }
+
+  @Test
+  void aPollAskedForRunsWithoutWaitingForTheInterval() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9, Map.of())
+        .withPollInterval(Duration.ofHours(1));
+    registry.add(table);
+    TableState state = registry.get(table.id()).orElseThrow();
+    // The first table registered polls first at once (FirstPolls), the next timed poll is an hour away.
+    await().atMost(Duration.ofSeconds(20)).until(() -> state.snapshot().lastPoll().isPresent());
+    Instant firstPoll = state.snapshot().lastPoll().orElseThrow();
+    assertThat(polling.nextPoll(table.id())).hasValueSatisfying(next -> assertThat(next).isAfter(firstPoll.plusSeconds(3000)));
+
+    polling.pollNow(table.id());
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> state.snapshot().lastPoll().orElseThrow().isAfter(firstPoll));
+  }
+
+  @Test
+  void aPollOfATableNotScheduledIsRefusedNamingIt() {
+    assertThatThrownBy(() -> polling.pollNow("nowhere"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("nowhere");
   }
 }

@@ -3,6 +3,7 @@ package io.huditsd.api.metrics;
 import io.huditsd.api.ServiceOutcomes;
 import io.huditsd.config.MetadataIndexState;
 import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.WorkerPool;
 import io.huditsd.ha.TableOwnership;
 import io.huditsd.scheduler.TableRegistry;
@@ -12,6 +13,9 @@ import io.huditsd.scheduler.view.TableBacklog;
 import io.prometheus.client.Collector;
 import io.prometheus.client.CounterMetricFamily;
 import io.prometheus.client.GaugeMetricFamily;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
+import org.apache.hudi.config.HoodieArchivalConfig;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -66,18 +70,51 @@ public final class TableMetricsCollector extends Collector {
       // Its owner reports the table; figures here would be stale copies from when this replica owned it.
       return;
     }
+    families.info.addMetric(List.of(id, snapshot.table().basePath(), snapshot.tableType().orElse(""),
+        snapshot.tableVersion().map(String::valueOf).orElse("")), 1);
     families.failures.addMetric(labels, snapshot.consecutiveFailures());
-    if (!snapshot.table().indexes().isEmpty()) {
+    if (snapshot.table().indexes().isEmpty()) {
+      // Nothing wanted, nothing missing: the series exists for every owned table, so that an alert on it is not
+      // blind to a table until its first index.
+      families.missingIndexes.addMetric(labels, 0);
+    } else {
       // The loaded meta client holds the table config and timeline in memory: no storage read on a scrape
       // unless an indexing plan is pending.
       snapshot.metaClient().ifPresent(metaClient -> families.missingIndexes.addMetric(labels,
           MetadataIndexState.read(metaClient).missing(snapshot.table().indexes()).size()));
     }
+    snapshot.metaClient().ifPresent(metaClient -> collectTimeline(snapshot.table(), metaClient, families));
     families.paused.addMetric(labels, snapshot.paused() ? 1 : 0);
     families.failedWrites.addMetric(labels, snapshot.failedWrites().pending().size());
     families.failedWriteAge.addMetric(labels, secondsSince(snapshot.failedWrites().oldestPending(), now));
     snapshot.backlog().ifPresent(backlog -> collectBacklog(id, backlog, families, now));
     collectLastSuccesses(id, families);
+  }
+
+  /**
+   * The active timeline's length and what archival has left in it, from the timeline the last changed poll loaded
+   * (held in memory by the meta client: no storage read on a scrape).
+   */
+  private static void collectTimeline(ServicedTable table, HoodieTableMetaClient metaClient, TableFamilies families) {
+    List<String> labels = List.of(table.id());
+    HoodieActiveTimeline timeline = metaClient.getActiveTimeline();
+    families.timelineInstants.addMetric(labels, timeline.countInstants());
+    // What ArchiveService compares: completed instants against hoodie.keep.max.commits; archival trims them to
+    // hoodie.keep.min.commits, so anything above the maximum is left for archival (not run, or held back).
+    int keepMax = keepMaxCommits(table);
+    families.archivalBacklog.addMetric(labels,
+        Math.max(0, timeline.filterCompletedInstants().countInstants() - keepMax));
+  }
+
+  private static int keepMaxCommits(ServicedTable table) {
+    String configured = table.hoodieKeys().get(HoodieArchivalConfig.MAX_COMMITS_TO_KEEP.key());
+    try {
+      return configured == null ? Integer.parseInt(HoodieArchivalConfig.MAX_COMMITS_TO_KEEP.defaultValue())
+          : Integer.parseInt(configured.trim());
+    } catch (NumberFormatException e) {
+      // The table's write config refuses it at its next service run, naming the key; no figure here until then.
+      return Integer.MAX_VALUE;
+    }
   }
 
   private static void collectBacklog(String id, TableBacklog backlog, TableFamilies families, Instant now) {
@@ -92,6 +129,8 @@ public final class TableMetricsCollector extends Collector {
     }
     families.oldestAge.addMetric(labels, secondsSince(backlog.oldestPendingPlan(), now));
     families.deltaCommits.addMetric(labels, backlog.deltaCommitsSinceCompaction());
+    backlog.metadataDeltaCommitsSinceCompaction().ifPresent(commits ->
+        families.metadataDeltaCommits.addMetric(labels, commits));
     families.cleanBlocked.addMetric(labels,
         secondsSince(backlog.cleanBlocker().map(blocker -> blocker.requestedAt()), now));
   }
@@ -154,6 +193,16 @@ public final class TableMetricsCollector extends Collector {
     final GaugeMetricFamily cleanBlocked = new GaugeMetricFamily("tsd_clean_blocked_seconds", "Age of the earliest "
         + "pending instant when it holds the clean boundary back (more than hoodie.clean.commits.retained commits "
         + "completed after it); 0 when cleaning is not held back", TABLE);
+    final GaugeMetricFamily metadataDeltaCommits = new GaugeMetricFamily(
+        "tsd_metadata_delta_commits_since_compaction", "Completed delta commits on the table's metadata table since "
+        + "its last compaction, as of the last changed poll; absent without a metadata table", TABLE);
+    final GaugeMetricFamily timelineInstants = new GaugeMetricFamily("tsd_active_timeline_instants",
+        "Instants (any action and state) in the table's active timeline, as of the last changed poll", TABLE);
+    final GaugeMetricFamily archivalBacklog = new GaugeMetricFamily("tsd_archival_backlog_instants", "Completed "
+        + "instants in the active timeline beyond hoodie.keep.max.commits, which archival has not moved out yet", TABLE);
+    final GaugeMetricFamily info = new GaugeMetricFamily("tsd_table_info", "Always 1: the table's base path, "
+        + "type (COPY_ON_WRITE, MERGE_ON_READ) and hoodie.table.version, empty until its first poll read them",
+        List.of("table", "base_path", "type", "version"));
     final GaugeMetricFamily owned = new GaugeMetricFamily("tsd_table_owned",
         "1 when this replica owns the table (polls, schedules and executes it)", TABLE);
 
@@ -161,7 +210,7 @@ public final class TableMetricsCollector extends Collector {
     List<MetricFamilySamples> all() {
       return new ArrayList<>(List.of(unscheduled, scheduled, logFiles, fileGroups, smallFiles, pending, oldestAge,
           deltaCommits, lastSuccess, failures, paused, owned, missingIndexes, failedWrites, failedWriteAge,
-          cleanBlocked));
+          cleanBlocked, timelineInstants, archivalBacklog, metadataDeltaCommits, info));
     }
   }
 }

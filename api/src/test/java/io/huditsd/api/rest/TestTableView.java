@@ -62,7 +62,8 @@ class TestTableView {
   }
 
   private static TableSnapshot snapshot(FailedWrites failed, Optional<CleanBlocker> blocker) {
-    TableBacklog backlog = new TableBacklog(NOW, 3, 0, 0, 0, 0, Map.of(), Optional.empty(), 0, List.of(), blocker);
+    TableBacklog backlog = new TableBacklog(NOW, 3, 0, 0, 0, 0, Map.of(), Optional.empty(), 0, List.of(), blocker,
+        Optional.empty());
     return new TableSnapshot(TABLE, Optional.empty(), Optional.of(NOW), Optional.of(NOW), 0, Optional.empty(), false,
         Optional.of(backlog), failed);
   }

@@ -11,6 +11,9 @@ import org.apache.hudi.common.table.timeline.TimelineUtils;
 import org.apache.hudi.common.util.CompactionUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.collection.Pair;
+import org.apache.hudi.metadata.HoodieTableMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.Date;
@@ -24,6 +27,8 @@ import java.util.Set;
 
 /** Computes a {@link TableBacklog} from the table's storage and timeline. */
 public final class BacklogReader {
+  private static final Logger LOG = LoggerFactory.getLogger(BacklogReader.class);
+
   private final HoodieEngineContext context;
 
   public BacklogReader(HoodieEngineContext context) {
@@ -66,7 +71,32 @@ public final class BacklogReader {
         CompactionUtils.getCompletedDeltaCommitsSinceLatestCompaction(metaClient.getActiveTimeline());
     int deltaCommits = sinceCompaction.isPresent() ? sinceCompaction.get().getLeft().countInstants() : 0;
     return new TableBacklog(Instant.now(), groups.size(), logFiles, scheduled, unscheduled, smallBaseFiles, pending,
-        oldest, deltaCommits, rows, cleanBlocker(metaClient.getActiveTimeline(), commitsRetained));
+        oldest, deltaCommits, rows, cleanBlocker(metaClient.getActiveTimeline(), commitsRetained),
+        metadataDeltaCommitsSinceCompaction(metaClient));
+  }
+
+  /**
+   * Completed delta commits on the table's metadata table since its last compaction: what Hudi compares with
+   * {@code hoodie.metadata.compact.max.delta.commits}, and what grows while a pending instant on the data table holds
+   * the metadata table's compaction back. Costs one read of the metadata table's properties and timeline, on polls
+   * that saw the data timeline change only (idle polls keep the last backlog). A metadata table that cannot be read
+   * leaves the figure out rather than failing the poll: servicing the table does not depend on it.
+   */
+  static Optional<Integer> metadataDeltaCommitsSinceCompaction(HoodieTableMetaClient metaClient) {
+    if (!metaClient.getTableConfig().isMetadataTableAvailable()) {
+      return Optional.empty();
+    }
+    try {
+      HoodieTableMetaClient metadata = HoodieTableMetaClient.builder().setConf(metaClient.getStorageConf())
+          .setBasePath(HoodieTableMetadata.getMetadataTableBasePath(metaClient.getBasePath())).build();
+      Option<Pair<HoodieTimeline, HoodieInstant>> since =
+          CompactionUtils.getCompletedDeltaCommitsSinceLatestCompaction(metadata.getActiveTimeline());
+      return Optional.of(since.isPresent() ? since.get().getLeft().countInstants() : 0);
+    } catch (RuntimeException e) {
+      LOG.warn("Could not read the metadata table of {} for its compaction lag: {}", metaClient.getBasePath(),
+          e.toString());
+      return Optional.empty();
+    }
   }
 
   /** The earliest pending instant, if it holds Hudi's clean boundary back (see {@link CleanBlocker}). */

@@ -23,13 +23,17 @@ import java.util.Optional;
  * @param liveSlices the live file slices the figures were summed from, so the file-groups endpoint serves exactly
  *     what the gauges count without listing storage per request
  * @param cleanBlocker the pending instant holding Hudi's clean boundary back, if one does
+ * @param metadataDeltaCommitsSinceCompaction completed delta commits on the table's metadata table since its last
+ *     compaction; empty without a metadata table, or when it could not be read
  */
 public record TableBacklog(Instant computedAt, long fileGroups, long logFiles, long logFileScheduledBytes,
                            long logFileUnscheduledBytes, long smallBaseFiles, Map<ServiceType, Integer> pendingPlans,
                            Optional<Instant> oldestPendingPlan, int deltaCommitsSinceCompaction,
-                           List<FileSliceRow> liveSlices, Optional<CleanBlocker> cleanBlocker) {
+                           List<FileSliceRow> liveSlices, Optional<CleanBlocker> cleanBlocker,
+                           Optional<Integer> metadataDeltaCommitsSinceCompaction) {
   public TableBacklog {
     Objects.requireNonNull(cleanBlocker, "cleanBlocker is null");
+    Objects.requireNonNull(metadataDeltaCommitsSinceCompaction, "metadataDeltaCommitsSinceCompaction is null");
     pendingPlans = Map.copyOf(pendingPlans);
     liveSlices = List.copyOf(liveSlices);
   }
