@@ -2,6 +2,7 @@ package io.huditsd.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.lifecycle.Managed;
+import io.huditsd.api.console.BacklogSeries;
 import io.huditsd.api.metrics.MemoryBudgetCollector;
 import io.huditsd.api.metrics.PollMetrics;
 import io.huditsd.api.metrics.RunMetrics;
@@ -78,6 +79,7 @@ public final class Daemon implements Managed {
   private final Optional<SparkEngine> spark;
   private final CommitCallbackMetrics callbackMetrics;
   private final Optional<CommitCallbacks> commitCallbacks;
+  private final BacklogSeries backlogSeries;
   private final ScheduledExecutorService debounceTimer = Executors.newSingleThreadScheduledExecutor(runnable -> {
     Thread thread = new Thread(runnable, "tsd-callback-debounce");
     thread.setDaemon(true);
@@ -115,11 +117,14 @@ public final class Daemon implements Managed {
     List<PollObserver> observers = new ArrayList<>();
     observers.add(new PollMetrics(metrics));
     commitCallbacks.ifPresent(observers::add);
+    this.backlogSeries = new BacklogSeries(registry, BacklogSeries.DEFAULT_CAPACITY);
+    observers.add(backlogSeries);
     this.polling = pollingService(configuration, tables, hadoopConfiguration, planner, ownership, registry,
         PollObserver.all(observers));
     this.servicedTables = new ServicedTables(configuration);
     this.discovery = discoveryService(configuration, hadoopConfiguration, servicedTables, registry);
     registry.addListener(polling);
+    registry.addListener(backlogSeries);
     registry.addListener(new OwnershipTracking(ownership));
     ownership.addListener(new OwnershipFollower(registry, polling, pool));
     commitCallbacks.ifPresent(ownership::addListener);
@@ -291,6 +296,11 @@ public final class Daemon implements Managed {
 
   public DiscoveryService discovery() {
     return discovery;
+  }
+
+  /** Each table's backlog over its last changed polls, for the console's charts. */
+  public BacklogSeries backlogSeries() {
+    return backlogSeries;
   }
 
   public TableOwnership ownership() {

@@ -7,12 +7,15 @@ import io.dropwizard.core.cli.CheckCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.ServerLifecycleListener;
+import io.huditsd.api.console.ConsoleServlet;
+import io.huditsd.api.console.WebJars;
 import io.huditsd.api.logging.LogRedaction;
 import io.huditsd.api.logging.LogRedactor;
 import io.huditsd.api.logging.QuietRequestLog;
 import io.huditsd.api.metrics.BuildInfoCollector;
 import io.huditsd.api.metrics.PrometheusServlet;
 import io.huditsd.api.metrics.SnakeCaseSampleBuilder;
+import io.huditsd.api.rest.BacklogSeriesResource;
 import io.huditsd.api.rest.BearerToken;
 import io.huditsd.api.rest.BearerTokenFilter;
 import io.huditsd.api.rest.BodySizeFilter;
@@ -23,6 +26,7 @@ import io.huditsd.api.rest.JsonErrorHandler;
 import io.huditsd.api.rest.JsonErrorMapper;
 import io.huditsd.api.rest.OpenApiResource;
 import io.huditsd.api.rest.RunsResource;
+import io.huditsd.api.rest.TableListResource;
 import io.huditsd.api.rest.TableServiceManagerResource;
 import io.huditsd.api.rest.TablesResource;
 import io.huditsd.config.ServicedTables;
@@ -150,6 +154,12 @@ public class TsdApplication extends Application<TsdConfiguration> {
         daemon.sparkApplications()));
     environment.jersey().register(new IndexesResource(daemon.registry(), daemon.tables()));
     environment.jersey().register(new OpenApiResource());
+    environment.jersey().register(new TableListResource(daemon.registry(), daemon.ownership()));
+    environment.jersey().register(new BacklogSeriesResource(daemon.registry(), daemon.backlogSeries()));
+    // Static files only (Jersey keeps /*: the longer /console/* and the exact root match first); the pages read
+    // everything through the API above, with its auth.
+    environment.servlets().addServlet("console", new ConsoleServlet(WebJars.onClassPath(WebJars.CONSOLE)))
+        .addMapping("/console/*", "");
     environment.jersey().register(new TableServiceManagerResource(daemon.registry(), daemon.discovery(), operations,
         new ServicedTables(configuration), new TableProbe(daemon.hadoopConfiguration()),
         configuration.getTableServiceManager().registerUnknownTables()));

@@ -7,10 +7,12 @@ import io.dropwizard.testing.DropwizardTestSupport;
 import io.huditsd.api.RestClient.Reply;
 import io.huditsd.api.demo.SampleRow;
 import io.huditsd.api.demo.SampleTable;
+import io.huditsd.api.rest.BacklogSeriesResource;
 import io.huditsd.api.rest.CommitCallbackResource;
 import io.huditsd.api.rest.IndexesResource;
 import io.huditsd.api.rest.OpenApiResource;
 import io.huditsd.api.rest.RunsResource;
+import io.huditsd.api.rest.TableListResource;
 import io.huditsd.api.rest.TableServiceManagerResource;
 import io.huditsd.api.rest.TablesResource;
 import io.huditsd.config.HeartbeatSettings;
@@ -384,7 +386,8 @@ class TestRestApi {
     }
     Set<String> served = new TreeSet<>();
     for (Class<?> resource : List.of(TablesResource.class, RunsResource.class, TableServiceManagerResource.class,
-        OpenApiResource.class, IndexesResource.class, CommitCallbackResource.class)) {
+        OpenApiResource.class, IndexesResource.class, CommitCallbackResource.class, TableListResource.class,
+        BacklogSeriesResource.class)) {
       String root = resource.getAnnotation(Path.class).value();
       served.add(root);
       for (Method method : resource.getMethods()) {
@@ -396,6 +399,41 @@ class TestRestApi {
     }
     served.remove("/v1/hoodie/service");
     assertThat(documented).isEqualTo(served);
+  }
+
+  /** The console's list and series: the table with its backlog, one sample per changed poll, and clear 400s. */
+  @Test
+  @Order(9)
+  void theConsolesTableListAndBacklogSeriesAreServed() throws Exception {
+    Reply page = api.get("/api/v1/table-list?sort=-logFileUnscheduledBytes&limit=10&q=ORD");
+    assertThat(page.status()).isEqualTo(200);
+    JsonNode json = new ObjectMapper().readTree(page.body());
+    assertThat(json.path("total").asInt()).isEqualTo(1);
+    assertThat(json.at("/items/0/id").asText()).isEqualTo(TABLE);
+    assertThat(json.at("/items/0/tableType").asText()).isEqualTo("MERGE_ON_READ");
+    assertThat(json.at("/items/0/polled").asBoolean()).isTrue();
+
+    Reply badSort = api.get("/api/v1/table-list?sort=size");
+    assertThat(badSort.status()).isEqualTo(400);
+    assertThat(new ObjectMapper().readTree(badSort.body()).path("message").asText())
+        .startsWith("sort: 'size' is not a sort key");
+    Reply badLimit = api.get("/api/v1/table-list?limit=5000");
+    assertThat(badLimit.status()).isEqualTo(400);
+    assertThat(badLimit.body()).contains("limit: '5000' is not a whole number from 1 to 1000");
+
+    Reply series = api.get("/api/v1/tables/" + TABLE + "/backlog-series");
+    assertThat(series.status()).isEqualTo(200);
+    JsonNode samples = new ObjectMapper().readTree(series.body()).path("samples");
+    assertThat(samples.size()).isGreaterThanOrEqualTo(1);
+    assertThat(samples.get(0).has("logFileUnscheduledBytes")).isTrue();
+    assertThat(api.get("/api/v1/tables/nope/backlog-series").status()).isEqualTo(404);
+
+    Reply console = api.get("/console/");
+    assertThat(console.status()).isEqualTo(200);
+    assertThat(console.body()).contains("console.js");
+    assertThat(api.get("/console/lib/tabulator-tables/dist/js/tabulator.min.js").status()).isEqualTo(200);
+    assertThat(api.get("/console/lib/unknown/x.js").status()).isEqualTo(404);
+    assertThat(api.get("/console/.hidden.js").status()).isEqualTo(404);
   }
 
   /** The table runs compaction and clean only; a writer may still schedule clustering on it, which is its own. */
