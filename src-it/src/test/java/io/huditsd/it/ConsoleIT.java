@@ -10,6 +10,7 @@ import io.huditsd.it.support.Tsd;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -75,6 +76,9 @@ class ConsoleIT {
         assertSecurityHeaders(base);
         ChromeDriver driver = chromium.driver();
         WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        // The pages re-render their tables on every refresh: an element found a moment ago may be gone by the next
+        // call, which only means "look again" (CI saw a StaleElementReferenceException in the tables page's wait).
+        wait.ignoring(StaleElementReferenceException.class);
 
         // The tables page lists the table with the backlog the API reports.
         driver.get(base + "/");
