@@ -53,6 +53,10 @@ class FailedWriteIT {
     Path basePath = work.resolve(type == HoodieTableType.MERGE_ON_READ ? "killed_mor" : "killed_cow");
     try (TestingServer zookeeper = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1), true)) {
       Map<String, String> writerKeys = new HashMap<>(ZookeeperWriter.lockKeys(zookeeper.getConnectString(), LOCKS));
+      // The live writer renews its heartbeat as often as the dying one, well within the daemon's 10 s window. With
+      // Hudi's default 60 s interval, an upsert slower than 10 s (a loaded CI machine, a wait for the lock) looked
+      // failed to the daemon, which rolled it back while the writer went on to complete it: its rows were lost.
+      writerKeys.put("hoodie.client.heartbeat.interval_in_ms", DyingWriter.HEARTBEAT_INTERVAL_MS);
       if (type == HoodieTableType.MERGE_ON_READ) {
         writerKeys.putAll(TrackedTable.MOR_WRITER_KEYS);
       }
