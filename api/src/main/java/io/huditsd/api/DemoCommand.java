@@ -97,6 +97,10 @@ final class DemoCommand extends Command {
           - path: %s
             id: demo_mor
         hoodie:
+          # How the demo writer renews its commits' heartbeat: the daemon judges a writer commit failed once its
+          # heartbeat is older than interval * misses (15 s).
+          hoodie.client.heartbeat.interval_in_ms: "5000"
+          hoodie.client.heartbeat.tolerable.misses: "3"
           hoodie.compact.inline.max.delta.commits: "3"
           hoodie.clustering.inline.max.commits: "10"
           hoodie.clean.commits.retained: "3"

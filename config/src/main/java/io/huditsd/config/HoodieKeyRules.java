@@ -32,9 +32,6 @@ public final class HoodieKeyRules {
       Map.entry("hoodie.table.type", "it comes from the table's hoodie.properties"),
       Map.entry("hoodie.table.version", "it comes from the table's hoodie.properties"),
       Map.entry("hoodie.log.compaction.enable", "log compaction cannot run on the Java engine"),
-      // The daemon judges plans of other processes by the same heartbeat settings it gives Hudi.
-      Map.entry("hoodie.client.heartbeat.interval_in_ms", "set it with workers.heartbeatInterval"),
-      Map.entry("hoodie.client.heartbeat.tolerable.misses", "set it with workers.heartbeatTolerableMisses"),
       // A table service committed without updating the table's metadata table leaves it stale: readers that list
       // files from it (Spark's read-optimized queries) return the rows of replaced base files. One the writers do
       // not maintain would be stale from the start. So metadata writes follow hoodie.table.metadata.partitions.
@@ -90,7 +87,9 @@ public final class HoodieKeyRules {
         errors.add(where + ": key '" + key + "' has no value");
       } else {
         String value = entry.getValue();
-        catalog.valueRule(key).flatMap(rule -> rule.problem(value)).ifPresent(problem ->
+        // The heartbeat keys describe the writers (WriterHeartbeat); the daemon's plans renew by workers.heartbeat*.
+        catalog.valueRule(key).flatMap(rule -> rule.problem(value))
+            .or(() -> WriterHeartbeat.problem(key, value)).ifPresent(problem ->
             errors.add(where + ": key '" + key + "' has value '" + value + "', which " + problem));
       }
     }

@@ -23,6 +23,9 @@ import java.util.Set;
  *   <li>the daemon's defaults for a process that shares the table with live writers (optimistic concurrency, lazy
  *       rollback of failed writes, each service run on its own); the table lock comes with the user's keys;</li>
  *   <li>the user's {@code hoodie.*} keys (global, discovery root, table);</li>
+ *   <li>the heartbeat of the client's own instants, from {@code workers.heartbeat*}: the user's
+ *       {@code hoodie.client.heartbeat.*} keys describe the table's writers ({@link WriterHeartbeat}), and only a
+ *       client that judges writers' commits is built with them;</li>
  *   <li>what comes from the table itself or what the Java engine needs, which no user key may change: path, name,
  *       type, record key, partition and ordering fields, merge mode, schema, the table's version with auto-upgrade
  *       off, the embedded timeline server off, DIRECT markers, and metadata-table writes matching the table's own
@@ -51,8 +54,9 @@ public final class TableWriteConfigs {
   public static HoodieWriteConfig build(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                         HeartbeatSettings heartbeat, MetadataIndexes wanted) {
     Properties properties = new Properties();
-    properties.putAll(daemonDefaults(heartbeat));
+    properties.putAll(daemonDefaults());
     properties.putAll(EnginePolicy.withoutDaemonKeys(userKeys));
+    properties.putAll(planHeartbeat(heartbeat));
     properties.putAll(tableDerived(metaClient, wanted));
     return HoodieWriteConfig.newBuilder()
         .withEngineType(EngineType.JAVA)
@@ -64,8 +68,9 @@ public final class TableWriteConfigs {
   /** The effective policy: every key the daemon passes to Hudi for this table, before Hudi adds its own defaults. */
   public static Map<String, String> effectiveKeys(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                                   HeartbeatSettings heartbeat, MetadataIndexes wanted) {
-    Map<String, String> keys = new LinkedHashMap<>(daemonDefaults(heartbeat));
+    Map<String, String> keys = new LinkedHashMap<>(daemonDefaults());
     keys.putAll(EnginePolicy.withoutDaemonKeys(userKeys));
+    keys.putAll(planHeartbeat(heartbeat));
     Map<String, String> derived = tableDerived(metaClient, wanted);
     derived.remove(HoodieWriteConfig.AVRO_SCHEMA_STRING.key());
     keys.putAll(derived);
@@ -76,7 +81,7 @@ public final class TableWriteConfigs {
   public static final String DFS_BUFFER_KEY = "hoodie.memory.dfs.buffer.max.size";
   public static final int DFS_BUFFER_BYTES = 1 << 20;
 
-  static Map<String, String> daemonDefaults(HeartbeatSettings heartbeat) {
+  static Map<String, String> daemonDefaults() {
     Map<String, String> keys = new LinkedHashMap<>();
     // The daemon is a second process on a table that writers own: Hudi's multi-writer mode makes every plan
     // scheduling and commit take the table lock, and LAZY rollback leaves a writer's inflight commit alone while
@@ -97,12 +102,22 @@ public final class TableWriteConfigs {
     keys.put("hoodie.clustering.plan.strategy.class", CLUSTERING_PLAN_STRATEGY);
     keys.put("hoodie.write.lock.conflict.resolution.strategy", CONFLICT_RESOLUTION_STRATEGY);
     keys.put("hoodie.clustering.fail.on.pending.ingestion.during.conflict.resolution", "true");
-    keys.put("hoodie.client.heartbeat.interval_in_ms", Long.toString(heartbeat.intervalMillis()));
-    keys.put("hoodie.client.heartbeat.tolerable.misses", Integer.toString(heartbeat.hudiTolerableMisses()));
     // Hudi buffers every log file it opens (the table's and the metadata table's) in a buffer of this size, 16 MiB
     // by default: 47% of a compaction's allocation here and a third of its live heap, for no speed (measured in
     // docs/benchmarks.md, "Compaction"). 1 MiB is what Hudi's own MapReduce readers use; users may still set it.
     keys.put(DFS_BUFFER_KEY, Integer.toString(DFS_BUFFER_BYTES));
+    return keys;
+  }
+
+  /**
+   * The heartbeat of the client's own instants. Users set {@code hoodie.client.heartbeat.*} to describe their
+   * writers ({@link WriterHeartbeat}); those keys never change how often the daemon's plans renew, which
+   * {@code workers.heartbeatInterval} decides.
+   */
+  static Map<String, String> planHeartbeat(HeartbeatSettings heartbeat) {
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put(WriterHeartbeat.INTERVAL_KEY, Long.toString(heartbeat.intervalMillis()));
+    keys.put(WriterHeartbeat.MISSES_KEY, Integer.toString(heartbeat.hudiTolerableMisses()));
     return keys;
   }
 

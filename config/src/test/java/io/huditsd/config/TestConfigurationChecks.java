@@ -110,6 +110,28 @@ class TestConfigurationChecks {
   }
 
   @Test
+  void theWritersHeartbeatKeysAreAcceptedAndTheirRangeChecked() throws Exception {
+    assertThat(errorsOf("""
+        tables:
+          - path: /data/orders
+            hoodie:
+              hoodie.client.heartbeat.interval_in_ms: "5000"
+              hoodie.client.heartbeat.tolerable.misses: "3"
+        """)).isEmpty();
+    assertThat(errorsOf("""
+        tables:
+          - path: /data/orders
+        hoodie:
+          hoodie.client.heartbeat.interval_in_ms: "10"
+          hoodie.client.heartbeat.tolerable.misses: "0"
+        """)).containsExactly(
+        "hoodie: key 'hoodie.client.heartbeat.interval_in_ms' has value '10', which must be a whole number of"
+            + " milliseconds from 100 to 2147483647",
+        "hoodie: key 'hoodie.client.heartbeat.tolerable.misses' has value '0', which must be a whole number of"
+            + " missed heartbeats from 1 to 2147483647");
+  }
+
+  @Test
   void aKeyWithoutAValueIsNamed() throws Exception {
     assertThat(errorsOf("""
         tables:

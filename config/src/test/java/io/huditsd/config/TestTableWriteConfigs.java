@@ -201,6 +201,24 @@ class TestTableWriteConfigs {
   }
 
   @Test
+  void theWritersHeartbeatKeysNeverChangeThePlansHeartbeat() throws IOException {
+    Map<String, String> writers = Map.of(WriterHeartbeat.INTERVAL_KEY, "1000", WriterHeartbeat.MISSES_KEY, "10");
+    HoodieWriteConfig config = TableWriteConfigs.build(createTable(9, ""), writers, HEARTBEAT, NO_INDEXES);
+
+    assertThat(config.getHoodieClientHeartbeatIntervalInMs()).isEqualTo(5_000);
+    assertThat(config.getHoodieClientHeartbeatTolerableMisses()).isEqualTo(4);
+    assertThat(TableWriteConfigs.effectiveKeys(createTable(9, ""), writers, HEARTBEAT, NO_INDEXES))
+        .containsEntry(WriterHeartbeat.INTERVAL_KEY, "5000").containsEntry(WriterHeartbeat.MISSES_KEY, "4");
+    // They say how the daemon judges the writers' commits: Hudi's interval * misses, Hudi's defaults when unset.
+    assertThat(WriterHeartbeat.of(writers).expiryMillis()).isEqualTo(10_000);
+    assertThat(WriterHeartbeat.of(Map.of()).expiryMillis()).isEqualTo(120_000);
+    HoodieWriteConfig judging = TableWriteConfigs.build(createTable(9, ""), writers,
+        WriterHeartbeat.of(writers).asHeartbeatSettings(), NO_INDEXES);
+    assertThat(judging.getHoodieClientHeartbeatIntervalInMs() * judging.getHoodieClientHeartbeatTolerableMisses())
+        .isEqualTo(10_000);
+  }
+
+  @Test
   void tableDerivedKeysWinOverUserKeys() throws IOException {
     // HoodieKeyRules refuses these keys in the YAML; the write config must hold even when they slip through.
     HoodieWriteConfig config = TableWriteConfigs.build(createTable(6, ""), Map.of(

@@ -1,6 +1,7 @@
 package io.huditsd.executors;
 
 import io.huditsd.config.ServicedTable;
+import io.huditsd.config.WriterHeartbeat;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
@@ -28,7 +29,9 @@ import java.util.Set;
  *
  * <p>The rule is Hudi's own ({@code BaseHoodieTableServiceClient.getInstantsToRollback} for LAZY): a pending
  * instant on the commits timeline, compactions and clustering excluded, whose heartbeat file was last touched more
- * than {@code hoodie.client.heartbeat.interval_in_ms * hoodie.client.heartbeat.tolerable.misses} ago. A write
+ * than {@code hoodie.client.heartbeat.interval_in_ms * hoodie.client.heartbeat.tolerable.misses} ago, by the
+ * writers' keys among the table's ({@link WriterHeartbeat}; Hudi's 60 s * 2 when unset), never by the daemon's own
+ * plan heartbeat, which may be much shorter than the writers' renewal. A write
  * whose heartbeat is alive is never touched. An instant with no heartbeat file at all counts as expired, as Hudi
  * counts it (its last heartbeat reads as 0): a LAZY writer starts its heartbeat under the table lock before it
  * creates the requested instant, so only a writer on the EAGER policy (which Hudi's multi-writer mode does not
@@ -50,26 +53,28 @@ public final class FailedWritesRollback {
    * it is logged and reported in the result, so the table's other services are still planned.
    *
    * @param metaClient the table's meta client; its timeline is reloaded when anything was rolled back
-   * @param config the table's write config (its failed-writes policy and heartbeat settings apply)
+   * @param config the table's write config (its failed-writes policy applies)
    * @param rollBack whether to roll back (the daemon cleans this table); otherwise failed writes are only found
    */
   public FailedWrites run(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
                           boolean rollBack) {
-    Scan before = scan(metaClient, config);
+    long window = WriterHeartbeat.of(table.hoodieKeys()).expiryMillis();
+    Scan before = scan(metaClient, window);
     if (before.expired().isEmpty() || !rollBack || !config.getFailedWritesCleanPolicy().isLazy()) {
       // EAGER: writers roll back their own failures when they start a commit; NEVER: nobody does.
       return new FailedWrites(List.of(), before.expired(), before.nextExpiry(), Optional.empty());
     }
     LOG.info("Rolling back failed writes table={} instants={} (heartbeats expired)", table.id(), before.expired());
     Optional<String> error = Optional.empty();
-    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
-      client.rollbackFailedWrites(HoodieTableMetaClient.reload(metaClient));
+    HoodieTableMetaClient current = HoodieTableMetaClient.reload(metaClient);
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClientJudgingWriters(table, current)) {
+      client.rollbackFailedWrites(current);
     } catch (RuntimeException e) {
       error = Optional.of(e.getClass().getSimpleName() + ": " + e.getMessage());
       LOG.warn("Rolling back failed writes failed table={} instants={}", table.id(), before.expired(), e);
     }
     metaClient.reloadActiveTimeline();
-    Scan after = scan(metaClient, config);
+    Scan after = scan(metaClient, window);
     Set<String> stillPending = Set.copyOf(metaClient.getActiveTimeline().filterInflightsAndRequested()
         .getInstantsAsStream().map(HoodieInstant::requestedTime).toList());
     List<String> rolledBack = before.expired().stream().filter(instant -> !stillPending.contains(instant)).toList();
@@ -83,9 +88,8 @@ public final class FailedWritesRollback {
   private record Scan(List<String> expired, Optional<Instant> nextExpiry) {
   }
 
-  private static Scan scan(HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
-    // Hudi's window (HoodieHeartbeatClient): expired when now - last heartbeat > interval * tolerable misses.
-    long window = config.getHoodieClientHeartbeatIntervalInMs() * config.getHoodieClientHeartbeatTolerableMisses();
+  /** @param window Hudi's (HoodieHeartbeatClient): expired when now - last heartbeat > interval * tolerable misses */
+  private static Scan scan(HoodieTableMetaClient metaClient, long window) {
     HoodieTimeline pending = metaClient.getCommitsTimeline().filterPendingExcludingCompaction();
     List<String> expired = new ArrayList<>();
     Optional<Instant> nextExpiry = Optional.empty();

@@ -3,6 +3,7 @@ package io.huditsd.executors;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.config.TableWriteConfigs;
+import io.huditsd.config.WriterHeartbeat;
 import io.huditsd.lock.DefaultTableLock;
 import io.huditsd.lock.FencedHadoopStorage;
 import io.huditsd.lock.LockProviderCheck;
@@ -79,6 +80,20 @@ public final class HudiTables {
   public HoodieWriteConfig writeConfig(ServicedTable table, HoodieTableMetaClient metaClient) {
     return TableWriteConfigs.build(metaClient, MeteredLocks.wrap(table.id(), table.basePath(), table.hoodieKeys()),
         heartbeat, table.indexes());
+  }
+
+  /**
+   * A write client that judges the table's pending writer commits by the writers' heartbeat window
+   * ({@link WriterHeartbeat}), not by the daemon's plans': Hudi's {@code rollbackFailedWrites} rolls back every
+   * pending writer commit older than the calling client's window. Only for rolling back failed writes; callers close
+   * it.
+   */
+  public HoodieJavaWriteClient<HoodieAvroPayload> writeClientJudgingWriters(ServicedTable table,
+                                                                           HoodieTableMetaClient metaClient) {
+    HoodieWriteConfig config = TableWriteConfigs.build(metaClient,
+        MeteredLocks.wrap(table.id(), table.basePath(), table.hoodieKeys()),
+        WriterHeartbeat.of(table.hoodieKeys()).asHeartbeatSettings(), table.indexes());
+    return new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConfiguration.newInstance()), config);
   }
 
   /** The keys passed to Hudi for this table, with the lock the daemon takes by default when none is configured. */

@@ -1,5 +1,6 @@
 package io.huditsd.executors;
 
+import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServicedTable;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
@@ -25,9 +26,10 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Failed writer commits on real tables, left by Hudi's Java writer stopping before its commit. The daemon's heartbeat
- * window in these tests is 180 s (60 s interval, two misses tolerated); a heartbeat is made old by setting its
- * file's modification time, as a writer that died long ago leaves it.
+ * Failed writer commits on real tables, left by Hudi's Java writer stopping before its commit. Writer commits are
+ * judged by the writers' heartbeat window, Hudi's default 120 s (60 s interval, two misses) unless the table's keys
+ * say otherwise; a heartbeat is made old by setting its file's modification time, as a writer that died long ago
+ * leaves it.
  */
 class TestFailedWritesRollback {
   private final LocalTables localTables = new LocalTables();
@@ -52,7 +54,11 @@ class TestFailedWritesRollback {
   }
 
   private static void expire(ServicedTable table, String instant) throws IOException {
-    Files.setLastModifiedTime(heartbeat(table, instant), FileTime.from(Instant.now().minus(Duration.ofHours(1))));
+    age(table, instant, Duration.ofHours(1));
+  }
+
+  private static void age(ServicedTable table, String instant, Duration age) throws IOException {
+    Files.setLastModifiedTime(heartbeat(table, instant), FileTime.from(Instant.now().minus(age)));
   }
 
   /** Data files (base and log) on storage written by {@code instant}. */
@@ -100,9 +106,43 @@ class TestFailedWritesRollback {
     assertThat(result.pending()).isEmpty();
     assertThat(pendingInstants(table)).containsExactly(live);
     assertThat(filesOf(table, live)).isNotEmpty();
-    // The poll must look again once that heartbeat could have expired: Hudi's window is 60 s * 3 misses.
+    // The poll must look again once that heartbeat could have expired: Hudi's window is 60 s * 2 misses.
     assertThat(result.nextHeartbeatExpiry()).hasValueSatisfying(expiry -> assertThat(expiry)
-        .isAfter(lastHeartbeat.plus(Duration.ofSeconds(179))).isBefore(lastHeartbeat.plus(Duration.ofSeconds(181))));
+        .isAfter(lastHeartbeat.plus(Duration.ofSeconds(119))).isBefore(lastHeartbeat.plus(Duration.ofSeconds(121))));
+  }
+
+  /**
+   * The daemon's plans renew every second here, far more often than the writers: a live writer whose heartbeat is
+   * 30 s old is inside its own (Hudi default) 120 s window and must survive the rollback of a dead one. Judged by
+   * the daemon's 1 s window, Hudi would roll back both and delete the live writer's files under it.
+   */
+  @Test
+  void liveWritesAreJudgedByTheWritersHeartbeatNotTheDaemonsShorterOne() throws IOException {
+    HudiTables fastPlans = new HudiTables(HudiTables.defaultHadoopConfiguration(), new HeartbeatSettings(1_000, 0));
+    LocalTables fast = new LocalTables(fastPlans);
+    FailedWritesRollback fastRollback = new FailedWritesRollback(fastPlans);
+    ServicedTable table = fast.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9, Map.of());
+    fast.upsert(table, 0, 20, 1);
+    String dead = fast.upsertWithoutCommit(table, 0, 10, 2);
+    String live = fast.upsertWithoutCommit(table, 10, 10, 3);
+    expire(table, dead);
+    age(table, live, Duration.ofSeconds(30));
+
+    HoodieTableMetaClient metaClient = fastPlans.metaClient(table.basePath());
+    FailedWrites result = fastRollback.run(table, metaClient, fastPlans.writeConfig(table, metaClient), true);
+
+    assertThat(result.rolledBack()).containsExactly(dead);
+    assertThat(result.pending()).isEmpty();
+    assertThat(pendingInstants(table)).containsExactly(live);
+    assertThat(filesOf(table, live)).as("files of the live write").isNotEmpty();
+
+    // Writers that say they renew every second with ten misses tolerated are dead after 10 s.
+    ServicedTable declared = table.withHoodieKeysOverridden(Map.of(
+        "hoodie.client.heartbeat.interval_in_ms", "1000", "hoodie.client.heartbeat.tolerable.misses", "10"));
+    metaClient = fastPlans.metaClient(table.basePath());
+    assertThat(fastRollback.run(declared, metaClient, fastPlans.writeConfig(declared, metaClient), true).rolledBack())
+        .containsExactly(live);
+    assertThat(pendingInstants(table)).isEmpty();
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.huditsd.scheduler;
 
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
+import io.huditsd.config.WriterHeartbeat;
 import io.huditsd.executors.CorruptInstantException;
 import io.huditsd.executors.ExecutionPlacement;
 import io.huditsd.executors.FailedWrites;
@@ -72,7 +73,7 @@ public final class DuePlanner {
     this.liveness = new PlanLiveness(tables.heartbeat());
     this.services = new TableServices(indexTrigger, pool.memoryBudgetBytes());
     this.failedWrites = new FailedWritesRollback(tables);
-    this.writerFailures = new WriterFailures(tables.heartbeat().expiryMillis());
+    this.writerFailures = new WriterFailures();
   }
 
   /** How the plans this planner queues execute; REST and the table service manager endpoint queue with it too. */
@@ -238,7 +239,7 @@ public final class DuePlanner {
                                           HoodieWriteConfig config) {
     // Before the daemon's own rollback of failed writes below: a writer's instant pending with an expired heartbeat
     // is counted as failed here, its rollback then as the same failure.
-    writerFailures.observe(table.id(), metaClient);
+    writerFailures.observe(table.id(), metaClient, WriterHeartbeat.of(table.hoodieKeys()).expiryMillis());
     // Before the clean trigger and plan: a failed write holds the clean boundary back, so the plan would be empty
     // (and then nothing would ever roll the write back), even when the trigger says no clean is due.
     return failedWrites.run(table, metaClient, config, table.runs(ServiceType.CLEAN));

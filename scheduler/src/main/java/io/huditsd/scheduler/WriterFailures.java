@@ -37,27 +37,26 @@ final class WriterFailures {
   }
 
   private final Map<String, Seen> seen = new ConcurrentHashMap<>();
-  private final long heartbeatExpiryMillis;
 
-  /** @param heartbeatExpiryMillis a pending writer instant older than this, with no heartbeat within it, failed */
-  WriterFailures(long heartbeatExpiryMillis) {
-    this.heartbeatExpiryMillis = heartbeatExpiryMillis;
-  }
-
-  /** Counts the failures on the table's loaded timeline not counted before. Never throws. */
-  void observe(String tableId, HoodieTableMetaClient metaClient) {
+  /**
+   * Counts the failures on the table's loaded timeline not counted before. Never throws.
+   *
+   * @param heartbeatExpiryMillis the writers' window ({@link io.huditsd.config.WriterHeartbeat}): a pending writer
+   *     instant older than this, with no heartbeat within it, failed
+   */
+  void observe(String tableId, HoodieTableMetaClient metaClient, long heartbeatExpiryMillis) {
     IngestionMetrics.touch(tableId);
     try {
       Seen state = seen.computeIfAbsent(tableId, id -> new Seen(new HashSet<>(), new HashSet<>()));
       synchronized (state) {
-        observe(tableId, metaClient, state);
+        observe(tableId, metaClient, state, heartbeatExpiryMillis);
       }
     } catch (RuntimeException e) {
       LOG.warn("Cannot count writer failures of table {}: {}", tableId, e.toString());
     }
   }
 
-  private void observe(String tableId, HoodieTableMetaClient metaClient, Seen state) {
+  private void observe(String tableId, HoodieTableMetaClient metaClient, Seen state, long heartbeatExpiryMillis) {
     HoodieTimeline timeline = metaClient.getActiveTimeline();
     boolean mergeOnRead = metaClient.getTableType() == HoodieTableType.MERGE_ON_READ;
     boolean clusteringHasOwnAction = metaClient.getTableConfig().getTableVersion()
@@ -91,7 +90,7 @@ final class WriterFailures {
       if (state.failed().contains(pending.requestedTime())
           || !isWriterAction(pending.getAction(), mergeOnRead, clusteringHasOwnAction)
           || ClusteringUtils.isClusteringInstant(timeline, pending, metaClient.getInstantGenerator())
-          || !olderThanExpiry(pending.requestedTime(), now)) {
+          || !olderThan(pending.requestedTime(), now, heartbeatExpiryMillis)) {
         continue;
       }
       try {
@@ -120,7 +119,7 @@ final class WriterFailures {
   }
 
   /** A writer starts its heartbeat right after its instant: a younger instant may not have one yet. */
-  private boolean olderThanExpiry(String instantTime, long now) {
+  private static boolean olderThan(String instantTime, long now, long heartbeatExpiryMillis) {
     try {
       return now - HoodieInstantTimeGenerator.parseDateFromInstantTime(instantTime).getTime() > heartbeatExpiryMillis;
     } catch (ParseException | RuntimeException e) {

@@ -1,6 +1,7 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.config.ServicedTable;
+import io.huditsd.config.WriterHeartbeat;
 import io.huditsd.executors.LocalTables;
 import io.huditsd.executors.clustering.HotFileGroups;
 import org.apache.hudi.client.HoodieJavaWriteClient;
@@ -29,8 +30,9 @@ class TestWriterFailures {
             HotFileGroups.MINUTES_KEY, "0"));
     tables.upsert(table, 0, 10, 1);
     tables.upsert(table, 10, 10, 1);
-    WriterFailures failures = new WriterFailures(tables.hudiTables().heartbeat().expiryMillis());
-    failures.observe(table.id(), tables.hudiTables().metaClient(table.basePath()));
+    WriterFailures failures = new WriterFailures();
+    long window = WriterHeartbeat.of(table.hoodieKeys()).expiryMillis();
+    failures.observe(table.id(), tables.hudiTables().metaClient(table.basePath()), window);
     double before = IngestionMetrics.writerFailures(table.id());
 
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.hudiTables().writeClient(table)) {
@@ -41,8 +43,8 @@ class TestWriterFailures {
       String clustering = client.scheduleClustering(Option.empty()).get();
       client.rollback(clustering);
     }
-    failures.observe(table.id(), tables.hudiTables().metaClient(table.basePath()));
-    failures.observe(table.id(), tables.hudiTables().metaClient(table.basePath()));
+    failures.observe(table.id(), tables.hudiTables().metaClient(table.basePath()), window);
+    failures.observe(table.id(), tables.hudiTables().metaClient(table.basePath()), window);
 
     assertThat(IngestionMetrics.writerFailures(table.id()) - before).isEqualTo(1);
   }

@@ -53,9 +53,9 @@ class FailedWriteIT {
     Path basePath = work.resolve(type == HoodieTableType.MERGE_ON_READ ? "killed_mor" : "killed_cow");
     try (TestingServer zookeeper = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1), true)) {
       Map<String, String> writerKeys = new HashMap<>(ZookeeperWriter.lockKeys(zookeeper.getConnectString(), LOCKS));
-      // The live writer renews its heartbeat as often as the dying one, well within the daemon's 10 s window. With
-      // Hudi's default 60 s interval, an upsert slower than 10 s (a loaded CI machine, a wait for the lock) looked
-      // failed to the daemon, which rolled it back while the writer went on to complete it: its rows were lost.
+      // The live writer renews its heartbeat as often as the dying one, as the daemon's hoodie keys say: the daemon
+      // judges writer commits by the writers' heartbeat window (10 s here), so a writer renewing less often than
+      // declared would see a slow upsert rolled back under it.
       writerKeys.put("hoodie.client.heartbeat.interval_in_ms", DyingWriter.HEARTBEAT_INTERVAL_MS);
       if (type == HoodieTableType.MERGE_ON_READ) {
         writerKeys.putAll(TrackedTable.MOR_WRITER_KEYS);
@@ -145,7 +145,8 @@ class FailedWriteIT {
   private static String configuration(Path basePath, HoodieTableType type, int port, int adminPort,
                                       String zookeeper) {
     String services = type == HoodieTableType.MERGE_ON_READ ? "[compaction, clean]" : "[clean]";
-    // Heartbeat: 5 s, one miss tolerated, so a dead writer's heartbeat expires 10 s after its last beat.
+    // The writers renew every second and the daemon is told so (hoodie.client.heartbeat.*): ten misses, so a dead
+    // writer's commit is judged failed 10 s after its last beat. The daemon's own plans renew every 5 s.
     return DaemonYaml.serverAndLogging(port, adminPort) + """
         polling:
           interval: 1s
@@ -162,9 +163,11 @@ class FailedWriteIT {
         hoodie:
           hoodie.clean.commits.retained: "1"
           hoodie.compact.inline.max.delta.commits: "2"
+          hoodie.client.heartbeat.interval_in_ms: "%s"
+          hoodie.client.heartbeat.tolerable.misses: "10"
           hoodie.write.lock.provider: org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider
           hoodie.write.lock.zookeeper.url: "%s"
           hoodie.write.lock.zookeeper.base_path: %s
-        """.formatted(services, basePath, zookeeper, LOCKS);
+        """.formatted(services, basePath, DyingWriter.HEARTBEAT_INTERVAL_MS, zookeeper, LOCKS);
   }
 }

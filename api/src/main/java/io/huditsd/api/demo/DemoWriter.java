@@ -57,8 +57,8 @@ public final class DemoWriter {
 
   /** A writer with its own pace (tests run the demo's loop faster). */
   public static DemoWriter start(String basePath, Duration interval, int batchesPerDay) throws IOException {
-    // The writer's heartbeat renews as often as the demo daemon's (workers.heartbeatInterval: 5s): the daemon rolls
-    // back a writer commit whose heartbeat is older than its own expiry window, so a writer must renew within it.
+    // The demo daemon's config declares this interval (hoodie.client.heartbeat.interval_in_ms): the daemon rolls back
+    // a writer commit whose heartbeat is older than the declared interval * misses, so it must match the writer's.
     SampleTable table = SampleTable.open(basePath, "demo_mor", HoodieTableType.MERGE_ON_READ, 9,
         Map.of("hoodie.client.heartbeat.interval_in_ms", "5000"));
     DemoWriter writer = new DemoWriter(table, interval, batchesPerDay);
