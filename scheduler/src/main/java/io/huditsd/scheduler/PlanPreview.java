@@ -3,6 +3,7 @@ package io.huditsd.scheduler;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.HudiTables;
+import io.huditsd.scheduler.view.CleanCandidates;
 import org.apache.hudi.avro.model.HoodieActionInstant;
 import org.apache.hudi.avro.model.HoodieCleanFileInfo;
 import org.apache.hudi.avro.model.HoodieCleanerPlan;
@@ -15,7 +16,6 @@ import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.model.TableServiceType;
 import org.apache.hudi.common.model.WriteOperationType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.ReflectionUtils;
 import org.apache.hudi.config.HoodieWriteConfig;
@@ -30,7 +30,6 @@ import org.apache.hudi.util.Lazy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,27 +107,19 @@ public final class PlanPreview {
 
   private static Optional<HoodieCleanerPlan> clean(HoodieWriteConfig config, HoodieEngineContext context,
                                                    HoodieTable<?, ?, ?, ?> table) throws IOException {
-    CleanPlanner<?, ?, ?, ?> planner = new CleanPlanner<>(context, table, config);
-    Option<HoodieInstant> earliest = planner.getEarliestCommitToRetain();
-    Map<String, List<HoodieCleanFileInfo>> files = new HashMap<>();
-    for (String partition : planner.getPartitionPathsToClean(earliest)) {
-      List<HoodieCleanFileInfo> infos = new ArrayList<>();
-      for (CleanFileInfo file : planner.getDeletePaths(partition, earliest).getRight()) {
-        infos.add(file.toHoodieFileCleanInfo());
-      }
-      if (!infos.isEmpty()) {
-        files.put(partition, infos);
-      }
-    }
-    if (files.isEmpty()) {
+    CleanCandidates candidates = CleanCandidates.of(context, table, config);
+    if (candidates.isEmpty()) {
       return Optional.empty();
     }
+    Map<String, List<HoodieCleanFileInfo>> files = new HashMap<>();
+    candidates.filesByPartition().forEach((partition, deletes) ->
+        files.put(partition, deletes.stream().map(CleanFileInfo::toHoodieFileCleanInfo).toList()));
     HoodieCleanerPlan.Builder plan = HoodieCleanerPlan.newBuilder()
         .setPolicy(config.getCleanerPolicy().name())
         .setVersion(CleanPlanner.LATEST_CLEAN_PLAN_VERSION)
         .setFilePathsToBeDeletedPerPartition(files)
-        .setLastCompletedCommitTimestamp(planner.getLastCompletedCommitTimestamp());
-    earliest.ifPresent(instant -> plan.setEarliestInstantToRetain(
+        .setLastCompletedCommitTimestamp(candidates.lastCompletedCommit());
+    candidates.earliestCommitToRetain().ifPresent(instant -> plan.setEarliestInstantToRetain(
         new HoodieActionInstant(instant.requestedTime(), instant.getAction(), instant.getState().name())));
     return Optional.of(plan.build());
   }

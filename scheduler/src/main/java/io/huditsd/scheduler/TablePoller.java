@@ -173,8 +173,7 @@ public final class TablePoller {
         fingerprint = location.read();
       }
       Optional<TableBacklog> backlog = changed
-          ? Optional.of(backlogReader.read(metaClient, config.getParquetSmallFileLimit(),
-              config.getCleanerCommitsRetained()))
+          ? Optional.of(backlogReader.read(metaClient, config))
           : last.backlog();
       logRecovery(state, last);
       // Only a time-triggered table plans on unchanged polls with the config; others drop it (see LoadedTable).

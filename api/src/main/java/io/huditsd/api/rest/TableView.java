@@ -6,6 +6,7 @@ import io.huditsd.config.ServiceType;
 import io.huditsd.executors.FailedWrites;
 import io.huditsd.scheduler.TableSnapshot;
 import io.huditsd.scheduler.view.CleanBlocker;
+import io.huditsd.scheduler.view.CleanableFiles;
 import io.huditsd.scheduler.view.TableBacklog;
 
 import java.time.Instant;
@@ -39,7 +40,9 @@ public record TableView(String id, String basePath, String tableType, Integer ta
   public record BacklogView(Instant computedAt, long fileGroups, long logFiles, long logFileScheduledBytes,
                             long logFileUnscheduledBytes, long smallBaseFiles, Instant oldestPendingPlan,
                             int deltaCommitsSinceCompaction,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) CleanBlockerView cleanBlockedBy) {
+                            @JsonInclude(JsonInclude.Include.NON_NULL) CleanBlockerView cleanBlockedBy,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) Long cleanableFiles,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) Long cleanableBytes) {
   }
 
   /** The pending instant Hudi's clean planner cannot retain past (see {@link CleanBlocker}). */
@@ -84,7 +87,9 @@ public record TableView(String id, String basePath, String tableType, Integer ta
       backlog = new BacklogView(figures.computedAt(), figures.fileGroups(), figures.logFiles(),
           figures.logFileScheduledBytes(), figures.logFileUnscheduledBytes(), figures.smallBaseFiles(),
           figures.oldestPendingPlan().orElse(null), figures.deltaCommitsSinceCompaction(),
-          figures.cleanBlocker().map(CleanBlockerView::of).orElse(null));
+          figures.cleanBlocker().map(CleanBlockerView::of).orElse(null),
+          figures.cleanable().map(CleanableFiles::files).orElse(null),
+          figures.cleanable().map(CleanableFiles::bytes).orElse(null));
     }
     Map<String, ServiceView> services = new TreeMap<>();
     for (ServiceType service : ServiceType.values()) {

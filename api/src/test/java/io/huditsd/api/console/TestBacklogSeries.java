@@ -61,6 +61,6 @@ class TestBacklogSeries {
   private static TableBacklog backlog(int second, long unscheduled, int plans) {
     return new TableBacklog(T0.plusSeconds(second), 1, 1, 7, unscheduled, 0,
         Map.of(ServiceType.COMPACTION, plans, ServiceType.CLEAN, 2), Optional.empty(), 0, List.of(),
-        Optional.empty(), Optional.empty());
+        Optional.empty(), Optional.empty(), Optional.empty());
   }
 }

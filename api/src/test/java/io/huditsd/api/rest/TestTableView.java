@@ -10,6 +10,7 @@ import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.FailedWrites;
 import io.huditsd.scheduler.TableSnapshot;
 import io.huditsd.scheduler.view.CleanBlocker;
+import io.huditsd.scheduler.view.CleanableFiles;
 import io.huditsd.scheduler.view.TableBacklog;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +46,8 @@ class TestTableView {
     assertThat(view.at("/backlog/cleanBlockedBy/instant").asText()).isEqualTo("20261201100000000");
     assertThat(view.at("/backlog/cleanBlockedBy/action").asText()).isEqualTo("commit");
     assertThat(view.at("/backlog/cleanBlockedBy/commitsAfter").asInt()).isEqualTo(14);
+    assertThat(view.at("/backlog/cleanableFiles").asLong()).isEqualTo(4);
+    assertThat(view.at("/backlog/cleanableBytes").asLong()).isEqualTo(4096);
   }
 
   @Test
@@ -63,7 +66,7 @@ class TestTableView {
 
   private static TableSnapshot snapshot(FailedWrites failed, Optional<CleanBlocker> blocker) {
     TableBacklog backlog = new TableBacklog(NOW, 3, 0, 0, 0, 0, Map.of(), Optional.empty(), 0, List.of(), blocker,
-        Optional.empty());
+        Optional.empty(), Optional.of(new CleanableFiles(4, 4096)));
     return new TableSnapshot(TABLE, Optional.empty(), Optional.of(NOW), Optional.of(NOW), 0, Optional.empty(), false,
         Optional.of(backlog), failed);
   }

@@ -11,6 +11,7 @@ import org.apache.hudi.common.table.timeline.TimelineUtils;
 import org.apache.hudi.common.util.CompactionUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.collection.Pair;
+import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.metadata.HoodieTableMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,10 +37,11 @@ public final class BacklogReader {
   }
 
   /**
-   * @param smallFileLimitBytes {@code hoodie.parquet.small.file.limit}
-   * @param commitsRetained {@code hoodie.clean.commits.retained}
+   * @param config the table's write config: {@code hoodie.parquet.small.file.limit}, its clean policy and
+   *     retention ({@code hoodie.clean.commits.retained} and the others) apply
    */
-  public TableBacklog read(HoodieTableMetaClient metaClient, long smallFileLimitBytes, int commitsRetained) {
+  public TableBacklog read(HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
+    long smallFileLimitBytes = config.getParquetSmallFileLimit();
     List<FileSliceRow> rows = FileSliceRows.read(context, metaClient, Optional.empty(), false);
     Map<String, FileSliceRow> latestByGroup = new HashMap<>();
     for (FileSliceRow row : rows) {
@@ -71,8 +73,8 @@ public final class BacklogReader {
         CompactionUtils.getCompletedDeltaCommitsSinceLatestCompaction(metaClient.getActiveTimeline());
     int deltaCommits = sinceCompaction.isPresent() ? sinceCompaction.get().getLeft().countInstants() : 0;
     return new TableBacklog(Instant.now(), groups.size(), logFiles, scheduled, unscheduled, smallBaseFiles, pending,
-        oldest, deltaCommits, rows, cleanBlocker(metaClient.getActiveTimeline(), commitsRetained),
-        metadataDeltaCommitsSinceCompaction(metaClient));
+        oldest, deltaCommits, rows, cleanBlocker(metaClient.getActiveTimeline(), config.getCleanerCommitsRetained()),
+        metadataDeltaCommitsSinceCompaction(metaClient), CleanableFiles.read(context, metaClient, config));
   }
 
   /**

@@ -25,13 +25,16 @@ import java.util.Optional;
  * @param cleanBlocker the pending instant holding Hudi's clean boundary back, if one does
  * @param metadataDeltaCommitsSinceCompaction completed delta commits on the table's metadata table since its last
  *     compaction; empty without a metadata table, or when it could not be read
+ * @param cleanable what the next clean would delete now; empty when it could not be computed
  */
 public record TableBacklog(Instant computedAt, long fileGroups, long logFiles, long logFileScheduledBytes,
                            long logFileUnscheduledBytes, long smallBaseFiles, Map<ServiceType, Integer> pendingPlans,
                            Optional<Instant> oldestPendingPlan, int deltaCommitsSinceCompaction,
                            List<FileSliceRow> liveSlices, Optional<CleanBlocker> cleanBlocker,
-                           Optional<Integer> metadataDeltaCommitsSinceCompaction) {
+                           Optional<Integer> metadataDeltaCommitsSinceCompaction,
+                           Optional<CleanableFiles> cleanable) {
   public TableBacklog {
+    Objects.requireNonNull(cleanable, "cleanable is null");
     Objects.requireNonNull(cleanBlocker, "cleanBlocker is null");
     Objects.requireNonNull(metadataDeltaCommitsSinceCompaction, "metadataDeltaCommitsSinceCompaction is null");
     pendingPlans = Map.copyOf(pendingPlans);
