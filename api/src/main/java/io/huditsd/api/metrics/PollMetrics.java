@@ -29,6 +29,10 @@ public final class PollMetrics implements PollObserver {
     duration.observe(elapsed.toNanos() / 1e9);
     if (result == TablePoller.Result.FAILED) {
       failures.labelValues(tableId).inc();
+    } else {
+      // A table's series exists at 0 from its first poll, so that increase() over it sees the first failure (and
+      // the family is on the endpoint: the client shows none without a sample).
+      failures.initLabelValues(tableId);
     }
   }
 }
