@@ -41,7 +41,7 @@ import io.huditsd.scheduler.TableDiscovery;
 import io.huditsd.scheduler.TablePoller;
 import io.huditsd.scheduler.TableRegistry;
 import io.huditsd.scheduler.TableState;
-import io.prometheus.client.CollectorRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.apache.hadoop.conf.Configuration;
 
 import java.nio.file.Path;
@@ -92,7 +92,7 @@ public final class Daemon implements Managed {
    * @param sparkSettings the {@code spark} section resolved at start ({@link SparkSettings#resolve}); empty without
    *     one: every plan runs in the daemon
    */
-  public Daemon(TsdConfiguration configuration, Optional<SparkSettings> sparkSettings, CollectorRegistry metrics,
+  public Daemon(TsdConfiguration configuration, Optional<SparkSettings> sparkSettings, PrometheusRegistry metrics,
                 ObjectMapper mapper) {
     this.configuration = Objects.requireNonNull(configuration, "configuration is null");
     this.history = runHistory(configuration, mapper, sparkApplications);
@@ -128,11 +128,10 @@ public final class Daemon implements Managed {
     registry.addListener(new OwnershipTracking(ownership));
     ownership.addListener(new OwnershipFollower(registry, polling, pool));
     commitCallbacks.ifPresent(ownership::addListener);
-    new TableMetricsCollector(registry, pool, outcomes, ownership).register(metrics);
-    new MemoryBudgetCollector(pool).register(metrics);
-    new StorageRequestsCollector(
-        () -> registry.all().stream().map(state -> state.table().basePath()).toList(), hadoopConfiguration)
-        .register(metrics);
+    metrics.register(new TableMetricsCollector(registry, pool, outcomes, ownership));
+    metrics.register(new MemoryBudgetCollector(pool));
+    metrics.register(new StorageRequestsCollector(
+        () -> registry.all().stream().map(state -> state.table().basePath()).toList(), hadoopConfiguration));
   }
 
   private static RunHistory runHistory(TsdConfiguration configuration, ObjectMapper mapper,

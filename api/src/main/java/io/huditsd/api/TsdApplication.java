@@ -13,8 +13,7 @@ import io.huditsd.api.logging.LogRedaction;
 import io.huditsd.api.logging.LogRedactor;
 import io.huditsd.api.logging.QuietRequestLog;
 import io.huditsd.api.metrics.BuildInfoCollector;
-import io.huditsd.api.metrics.PrometheusServlet;
-import io.huditsd.api.metrics.SnakeCaseSampleBuilder;
+import io.huditsd.api.metrics.DropwizardMetricsCollector;
 import io.huditsd.api.rest.BacklogSeriesResource;
 import io.huditsd.api.rest.BearerToken;
 import io.huditsd.api.rest.BearerTokenFilter;
@@ -36,9 +35,9 @@ import io.huditsd.lock.LockMetrics;
 import io.huditsd.scheduler.IngestionMetrics;
 import io.huditsd.scheduler.TableOperations;
 import io.huditsd.scheduler.TableProbe;
-import io.prometheus.client.CollectorRegistry;
-import io.prometheus.client.dropwizard.DropwizardExports;
-import io.prometheus.client.hotspot.DefaultExports;
+import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.servlet.DispatcherType;
 import net.sourceforge.argparse4j.inf.ArgumentParserException;
 import org.eclipse.jetty.server.Server;
@@ -135,14 +134,16 @@ public class TsdApplication extends Application<TsdConfiguration> {
 
   @Override
   public void run(TsdConfiguration configuration, Environment environment) {
-    CollectorRegistry metrics = new CollectorRegistry();
-    DefaultExports.register(metrics);
-    new DropwizardExports(environment.metrics(), new SnakeCaseSampleBuilder()).register(metrics);
-    BuildInfoCollector.ofThisBuild().register(metrics);
+    PrometheusRegistry metrics = new PrometheusRegistry();
+    JvmMetrics.builder().register(metrics);
+    metrics.register(new DropwizardMetricsCollector(environment.metrics()));
+    metrics.register(BuildInfoCollector.ofThisBuild());
     LockMetrics.register(metrics);
     BinaryCopyMetrics.register(metrics);
     IngestionMetrics.register(metrics);
-    environment.admin().addServlet("prometheus", new PrometheusServlet(metrics)).addMapping("/prometheus");
+    // The client's servlet serves the text format 0.0.4, or OpenMetrics to a scraper that asks for it (Accept:
+    // application/openmetrics-text), and gzip where accepted; no _created series in either (its default).
+    environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(metrics)).addMapping("/prometheus");
     Daemon daemon = new Daemon(configuration, SparkSetup.settings(configuration.getSpark()), metrics,
         environment.getObjectMapper());
     environment.lifecycle().manage(daemon);

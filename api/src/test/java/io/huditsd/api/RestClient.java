@@ -43,6 +43,11 @@ final class RestClient {
     return send(HttpRequest.newBuilder(URI.create(base + path)).GET(), null);
   }
 
+  /** A GET with an Accept header: what a scraper sends to choose the exposition format. */
+  Reply getAccepting(String path, String accept) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).GET().header("Accept", accept), null);
+  }
+
   Reply post(String path, String json) {
     return send(HttpRequest.newBuilder(URI.create(base + path)).POST(body(json)).header("Content-Type",
         "application/json"), token);

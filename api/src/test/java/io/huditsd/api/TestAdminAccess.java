@@ -98,6 +98,29 @@ class TestAdminAccess {
     assertThat(metrics.body()).contains("tsd_worker_queued");
   }
 
+  /**
+   * What Prometheus sends decides the format: the text format 0.0.4 by default, OpenMetrics (ending in {@code # EOF},
+   * counters and info metrics typed as such) when asked, as Prometheus 2.5+ does; neither shows _created series.
+   */
+  @Test
+  @Order(1)
+  void prometheusServesOpenMetricsWhenAskedForIt() {
+    Reply text = admin.get("/prometheus");
+    assertThat(text.contentType()).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
+    assertThat(text.body()).contains("# TYPE tsd_worker_rejected_total counter\n", "# TYPE tsd_build_info gauge\n")
+        .doesNotContain("# EOF").doesNotContainPattern("(?m)^tsd_\\w+_created[ {]");
+
+    Reply openMetrics = admin.getAccepting("/prometheus",
+        "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,"
+            + "text/plain;version=0.0.4;q=0.5,*/*;q=0.1");
+    assertThat(openMetrics.status()).isEqualTo(200);
+    assertThat(openMetrics.contentType()).startsWith("application/openmetrics-text; version=1.0.0");
+    assertThat(openMetrics.body()).endsWith("# EOF\n")
+        .contains("# TYPE tsd_worker_rejected counter\n", "\ntsd_worker_rejected_total 0.0\n",
+            "# TYPE tsd_build info\n", "\ntsd_build_info{version=\"")
+        .doesNotContainPattern("(?m)^tsd_\\w+_created[ {]");
+  }
+
   @Test
   @Order(2)
   void tasksAndDumpsNeedTheToken() throws Exception {

@@ -131,7 +131,7 @@ class TestCommitCallbacks {
       await().atMost(Duration.ofSeconds(30)).until(() -> !compactions().isEmpty());
     }
     Map<String, Double> metrics = metrics();
-    assertThat(metrics.get("tsd_commit_callbacks_total{table=\"" + TABLE + "\",result=\"accepted\"}"))
+    assertThat(metrics.get("tsd_commit_callbacks_total{result=\"accepted\",table=\"" + TABLE + "\"}"))
         .isGreaterThanOrEqualTo(2.0);
     assertThat(metrics.get("tsd_commit_callback_schedule_delay_seconds_count")).isGreaterThanOrEqualTo(1.0);
   }
@@ -166,9 +166,9 @@ class TestCommitCallbacks {
     assertThat(answer.path("poll").asText()).isEqualTo("now");
     await().atMost(Duration.ofSeconds(30)).until(() -> metric(POLLS) >= polls + 1);
     Map<String, Double> metrics = metrics();
-    assertThat(metrics.get("tsd_commit_callbacks_total{table=\"\",result=\"unauthorized\"}")).isEqualTo(2.0);
-    assertThat(metrics.get("tsd_commit_callbacks_total{table=\"\",result=\"unknown_table\"}")).isEqualTo(1.0);
-    assertThat(metrics.get("tsd_commit_callbacks_total{table=\"\",result=\"invalid\"}")).isEqualTo(2.0);
+    assertThat(metrics.get("tsd_commit_callbacks_total{result=\"unauthorized\",table=\"\"}")).isEqualTo(2.0);
+    assertThat(metrics.get("tsd_commit_callbacks_total{result=\"unknown_table\",table=\"\"}")).isEqualTo(1.0);
+    assertThat(metrics.get("tsd_commit_callbacks_total{result=\"invalid\",table=\"\"}")).isEqualTo(2.0);
   }
 
   @Test

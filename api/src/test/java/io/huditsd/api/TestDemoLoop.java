@@ -70,7 +70,7 @@ class TestDemoLoop {
   }
 
   private static String runs(String service, String result) {
-    return "tsd_runs_total{table=\"" + TABLE + "\",service=\"" + service + "\",result=\"" + result
-        + "\",engine=\"java\"}";
+    return "tsd_runs_total{engine=\"java\",result=\"" + result + "\",service=\"" + service
+        + "\",table=\"" + TABLE + "\"}";
   }
 }

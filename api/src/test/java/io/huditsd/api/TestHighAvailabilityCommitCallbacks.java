@@ -159,7 +159,7 @@ class TestHighAvailabilityCommitCallbacks {
     assertThat(reply.json().path("commitTime").asText()).isEqualTo(commitTime);
     assertThat(reply.json().path("poll").asText()).isEqualTo("forwarded");
     assertThat(metrics(other)).containsEntry(
-        "tsd_commit_callbacks_total{table=\"" + TABLE + "\",result=\"forwarded\"}", 1.0);
+        "tsd_commit_callbacks_total{result=\"forwarded\",table=\"" + TABLE + "\"}", 1.0);
     // The poll interval is ten minutes: only the forwarded request makes the owner poll now.
     await("the owner polls " + TABLE + " for the forwarded callback").atMost(Duration.ofSeconds(30))
         .untilAsserted(() -> assertThat(metrics(owner).getOrDefault(polls, 0.0)).isEqualTo(1.0));

@@ -167,7 +167,7 @@ class TestRestApi {
     assertThat(sumOfFileGroups("Log_File_Scheduled")).isZero();
     assertThat(metrics()).containsEntry("tsd_log_file_unscheduled_bytes{table=\"orders\"}", (double) unscheduled)
         .containsEntry("tsd_log_file_scheduled_bytes{table=\"orders\"}", 0.0)
-        .containsEntry("tsd_pending_plans{table=\"orders\",service=\"compaction\"}", 0.0)
+        .containsEntry("tsd_pending_plans{service=\"compaction\",table=\"orders\"}", 0.0)
         .containsEntry("tsd_tables", 1.0);
 
     JsonNode list = api.get("/api/v1/tables").json();
@@ -282,7 +282,7 @@ class TestRestApi {
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(metrics())
         .containsEntry("tsd_log_file_scheduled_bytes{table=\"orders\"}", (double) backlog)
         .containsEntry("tsd_log_file_unscheduled_bytes{table=\"orders\"}", 0.0)
-        .containsEntry("tsd_pending_plans{table=\"orders\",service=\"compaction\"}", 1.0));
+        .containsEntry("tsd_pending_plans{service=\"compaction\",table=\"orders\"}", 1.0));
     assertThat(sumOfFileGroups("Log_File_Scheduled")).isEqualTo(backlog);
     JsonNode plan = api.get("/api/v1/tables/" + TABLE + "/plans/" + instant).json();
     assertThat(plan.path("state").asText()).isEqualTo("requested");
@@ -297,11 +297,11 @@ class TestRestApi {
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(metrics())
         .containsEntry("tsd_log_file_scheduled_bytes{table=\"orders\"}", 0.0)
         .containsEntry("tsd_log_file_unscheduled_bytes{table=\"orders\"}", 0.0)
-        .containsEntry("tsd_pending_plans{table=\"orders\",service=\"compaction\"}", 0.0)
-        .containsEntry("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\","
-            + "engine=\"java\"}", 1.0)
-        .containsEntry("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"failed\","
-            + "engine=\"java\"}", 0.0));
+        .containsEntry("tsd_pending_plans{service=\"compaction\",table=\"orders\"}", 0.0)
+        .containsEntry("tsd_runs_total{engine=\"java\",result=\"succeeded\",service=\"compaction\","
+            + "table=\"orders\"}", 1.0)
+        .containsEntry("tsd_runs_total{engine=\"java\",result=\"failed\",service=\"compaction\","
+            + "table=\"orders\"}", 0.0));
     JsonNode runs = api.get("/api/v1/tables/" + TABLE + "/runs").json();
     assertThat(runs).anySatisfy(run -> {
       assertThat(run.path("instant").asText()).isEqualTo(instant);
@@ -348,8 +348,8 @@ class TestRestApi {
         "tsd_file_groups{table=\"orders\"}", "tsd_log_files{table=\"orders\"}",
         "tsd_small_base_files{table=\"orders\"}", "tsd_oldest_pending_plan_age_seconds{table=\"orders\"}",
         "tsd_delta_commits_since_compaction{table=\"orders\"}",
-        "tsd_last_success_timestamp_seconds{table=\"orders\",service=\"compaction\"}",
-        "tsd_poll_duration_seconds_count", "jvm_memory_bytes_used{area=\"heap\"}",
+        "tsd_last_success_timestamp_seconds{service=\"compaction\",table=\"orders\"}",
+        "tsd_poll_duration_seconds_count", "jvm_memory_used_bytes{area=\"heap\"}",
         "tsd_lock_wait_seconds_count{table=\"orders\"}", "tsd_lock_held_seconds_count{table=\"orders\"}",
         "tsd_clustering_binary_copy_groups_total", "tsd_clustering_binary_copy_fallbacks_total{reason=\"log_files\"}");
     assertThat(admin.get("/live").status()).isEqualTo(200);

@@ -146,8 +146,8 @@ class TestChartAgainstDaemon {
   @Test
   void everyMetricAndLabelInAlertsAndDashboardIsExportedByTheDaemon() throws Exception {
     await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(PrometheusText.parse(scrape()))
-        .hasEntrySatisfying("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\","
-            + "engine=\"java\"}",
+        .hasEntrySatisfying("tsd_runs_total{engine=\"java\",result=\"succeeded\",service=\"compaction\","
+            + "table=\"orders\"}",
             runs -> assertThat(runs).isGreaterThanOrEqualTo(1.0)));
     String exposition = scrape();
     Map<String, List<Map<String, String>>> series = series(PrometheusText.parse(exposition));
@@ -182,7 +182,7 @@ class TestChartAgainstDaemon {
   void aScrapeOfTheDaemonPassesPromtoolCheckMetrics() throws Exception {
     // After a compaction ran, so that the run counters and histograms have series.
     await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(PrometheusText.parse(scrape()))
-        .containsKey("tsd_runs_total{table=\"orders\",service=\"compaction\",result=\"succeeded\",engine=\"java\"}"));
+        .containsKey("tsd_runs_total{engine=\"java\",result=\"succeeded\",service=\"compaction\",table=\"orders\"}"));
     String exposition = scrape();
     Map<String, Double> samples = PrometheusText.parse(exposition);
     assertThat(samples).anySatisfy((series, value) -> {
@@ -190,8 +190,8 @@ class TestChartAgainstDaemon {
       assertThat(value).isEqualTo(1.0);
     });
     // The path as the daemon resolved it (a local path gets file:).
-    assertThat(samples).containsEntry("tsd_table_info{table=\"orders\",base_path=\"file:" + work.resolve("orders")
-        + "\",type=\"MERGE_ON_READ\",version=\"9\"}", 1.0);
+    assertThat(samples).containsEntry("tsd_table_info{base_path=\"file:" + work.resolve("orders")
+        + "\",table=\"orders\",type=\"MERGE_ON_READ\",version=\"9\"}", 1.0);
     // Two writer commits and the compaction, at least; far below hoodie.keep.max.commits.
     assertThat(samples.get("tsd_active_timeline_instants{table=\"orders\"}")).isGreaterThanOrEqualTo(3.0);
     assertThat(samples).containsEntry("tsd_archival_backlog_instants{table=\"orders\"}", 0.0);

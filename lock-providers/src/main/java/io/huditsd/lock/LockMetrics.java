@@ -1,35 +1,35 @@
 package io.huditsd.lock;
 
-import io.prometheus.client.CollectorRegistry;
-import io.prometheus.client.Counter;
-import io.prometheus.client.Histogram;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * Lock waits, hold times and failures of the daemon's table locks, labelled by table id. Hudi instantiates lock
  * providers by reflection, so the metrics live here, process-wide, and the application registers them once.
  */
 public final class LockMetrics {
-  static final Histogram WAIT = Histogram.build("tsd_lock_wait_seconds",
-          "Time spent waiting for a table lock (acquired or not)")
-      .labelNames("table").buckets(0.001, 0.01, 0.1, 0.5, 1, 5, 15, 60, 300).create();
-  static final Histogram HELD = Histogram.build("tsd_lock_held_seconds", "Time a table lock was held")
-      .labelNames("table").buckets(0.01, 0.1, 0.5, 1, 5, 15, 60, 300).create();
-  static final Counter FAILURES = Counter.build("tsd_lock_failures_total",
-          "Lock attempts that timed out or failed (Hudi retries them up to hoodie.write.lock.client.num_retries)")
-      .labelNames("table").create();
-  static final Counter STORAGE_REQUESTS = Counter.build("tsd_lock_storage_requests_total",
-          "Requests the storage locks sent to the object store (each HTTP attempt, the SDK's retries included)")
-      .labelNames("op").create();
-  static final Counter STORAGE_THROTTLED = Counter.build("tsd_lock_storage_throttled_total",
-          "Storage lock requests the object store answered with throttling (503 SlowDown, 429); the SDK retries"
-              + " them with back-off and jitter")
-      .labelNames("op").create();
+  static final Histogram WAIT = Histogram.builder().name("tsd_lock_wait_seconds")
+      .help("Time spent waiting for a table lock (acquired or not)")
+      .labelNames("table").classicOnly().classicUpperBounds(0.001, 0.01, 0.1, 0.5, 1, 5, 15, 60, 300).build();
+  static final Histogram HELD = Histogram.builder().name("tsd_lock_held_seconds").help("Time a table lock was held")
+      .labelNames("table").classicOnly().classicUpperBounds(0.01, 0.1, 0.5, 1, 5, 15, 60, 300).build();
+  static final Counter FAILURES = Counter.builder().name("tsd_lock_failures")
+      .help("Lock attempts that timed out or failed (Hudi retries them up to hoodie.write.lock.client.num_retries)")
+      .labelNames("table").build();
+  static final Counter STORAGE_REQUESTS = Counter.builder().name("tsd_lock_storage_requests")
+      .help("Requests the storage locks sent to the object store (each HTTP attempt, the SDK's retries included)")
+      .labelNames("op").build();
+  static final Counter STORAGE_THROTTLED = Counter.builder().name("tsd_lock_storage_throttled")
+      .help("Storage lock requests the object store answered with throttling (503 SlowDown, 429); the SDK retries"
+          + " them with back-off and jitter")
+      .labelNames("op").build();
 
   private LockMetrics() {
   }
 
   /** Registers the lock metrics in {@code registry} and makes the storage locks of this process count into them. */
-  public static void register(CollectorRegistry registry) {
+  public static void register(PrometheusRegistry registry) {
     registry.register(WAIT);
     registry.register(HELD);
     registry.register(FAILURES);
@@ -38,12 +38,12 @@ public final class LockMetrics {
     LockStorageRequests.install(new LockStorageRequests.Sink() {
       @Override
       public void requested(String operation) {
-        STORAGE_REQUESTS.labels(operation).inc();
+        STORAGE_REQUESTS.labelValues(operation).inc();
       }
 
       @Override
       public void throttled(String operation) {
-        STORAGE_THROTTLED.labels(operation).inc();
+        STORAGE_THROTTLED.labelValues(operation).inc();
       }
     });
   }

@@ -35,7 +35,7 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
     this.table = configuration.getConfig().getString(TABLE_KEY, "unknown");
     // The table's failure series exists at 0 from its first lock, so that increase() in an alert sees the first
     // failure (a counter's series otherwise appears only at its first increment).
-    LockMetrics.FAILURES.labels(table);
+    LockMetrics.FAILURES.initLabelValues(table);
     Class<?>[] withMetrics = {LockConfiguration.class, StorageConfiguration.class, HoodieLockMetrics.class};
     if (metrics != null && ReflectionUtils.hasConstructor(className, withMetrics)) {
       this.delegate = (LockProvider<T>) ReflectionUtils.loadClass(className, withMetrics, configuration, storage,
@@ -55,11 +55,11 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
       return acquired;
     } finally {
       long now = System.nanoTime();
-      LockMetrics.WAIT.labels(table).observe((now - start) / 1e9);
+      LockMetrics.WAIT.labelValues(table).observe((now - start) / 1e9);
       if (acquired) {
         acquiredAtNanos = now;
       } else {
-        LockMetrics.FAILURES.labels(table).inc();
+        LockMetrics.FAILURES.labelValues(table).inc();
       }
     }
   }
@@ -70,7 +70,7 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
     if (acquired) {
       acquiredAtNanos = System.nanoTime();
     } else {
-      LockMetrics.FAILURES.labels(table).inc();
+      LockMetrics.FAILURES.labelValues(table).inc();
     }
     return acquired;
   }
@@ -92,7 +92,7 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
     long acquiredAt = acquiredAtNanos;
     delegate.unlock();
     if (acquiredAt != 0) {
-      LockMetrics.HELD.labels(table).observe((System.nanoTime() - acquiredAt) / 1e9);
+      LockMetrics.HELD.labelValues(table).observe((System.nanoTime() - acquiredAt) / 1e9);
       acquiredAtNanos = 0;
     }
   }

@@ -77,7 +77,7 @@ public final class ClusteringService implements PlannedService {
   @Override
   public String scheduledDetail(ServicedTable table, HoodieTableMetaClient metaClient, PendingPlan plan) {
     int skipped = HotFileGroups.skippedIn(ClusteringUtils.getPendingClusteringPlan(metaClient, plan.instant()));
-    IngestionMetrics.SKIPPED_HOT.labels(table.id()).inc(skipped);
+    IngestionMetrics.SKIPPED_HOT.labelValues(table.id()).inc(skipped);
     return " skippedHot=" + skipped;
   }
 

@@ -1,8 +1,8 @@
 package io.huditsd.scheduler;
 
-import io.prometheus.client.CollectorRegistry;
-import io.prometheus.client.Counter;
-import io.prometheus.client.Histogram;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -36,27 +36,27 @@ public final class CommitCallbackMetrics {
   private final Counter polls;
   private final Histogram scheduleDelay;
 
-  public CommitCallbackMetrics(CollectorRegistry registry) {
+  public CommitCallbackMetrics(PrometheusRegistry registry) {
     Objects.requireNonNull(registry, "registry is null");
-    callbacks = Counter.build("tsd_commit_callbacks_total",
-            "Writers' commit callbacks received, by what became of them")
+    callbacks = Counter.builder().name("tsd_commit_callbacks")
+        .help("Writers' commit callbacks received, by what became of them")
         .labelNames("table", "result").register(registry);
-    polls = Counter.build("tsd_commit_callback_polls_total",
-            "Polls that writers' commit callbacks caused, after debouncing")
+    polls = Counter.builder().name("tsd_commit_callback_polls")
+        .help("Polls that writers' commit callbacks caused, after debouncing")
         .labelNames("table").register(registry);
-    scheduleDelay = Histogram.build("tsd_commit_callback_schedule_delay_seconds",
-            "From the commit time in a writer's callback to a plan of its table being scheduled by the poll that"
-                + " followed")
-        .buckets(0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800)
+    scheduleDelay = Histogram.builder().name("tsd_commit_callback_schedule_delay_seconds")
+        .help("From the commit time in a writer's callback to a plan of its table being scheduled by the poll that"
+            + " followed")
+        .classicOnly().classicUpperBounds(0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800)
         .register(registry);
   }
 
   public void received(String table, Result result) {
-    callbacks.labels(table, result.label()).inc();
+    callbacks.labelValues(table, result.label()).inc();
   }
 
   void polled(String table) {
-    polls.labels(table).inc();
+    polls.labelValues(table).inc();
   }
 
   void scheduledAfter(Duration delay) {

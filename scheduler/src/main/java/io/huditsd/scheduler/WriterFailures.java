@@ -129,7 +129,7 @@ final class WriterFailures {
 
   private void count(String tableId, Seen state, String instant, String how) {
     if (state.failed().add(instant)) {
-      IngestionMetrics.WRITER_FAILURES.labels(tableId).inc();
+      IngestionMetrics.WRITER_FAILURES.labelValues(tableId).inc();
       LOG.warn("Writer commit failed table={} instant={} ({})", tableId, instant, how);
     }
   }

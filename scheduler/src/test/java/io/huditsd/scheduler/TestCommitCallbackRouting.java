@@ -2,7 +2,7 @@ package io.huditsd.scheduler;
 
 import io.huditsd.ha.TableOwnership;
 import io.huditsd.scheduler.CommitCallbacks.Route;
-import io.prometheus.client.CollectorRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -29,7 +29,7 @@ class TestCommitCallbackRouting {
   private final Deque<Runnable> windows = new ArrayDeque<>();
   private final List<String> polls = new ArrayList<>();
   private final List<String> forwarded = new ArrayList<>();
-  private final CollectorRegistry registry = new CollectorRegistry();
+  private final PrometheusRegistry registry = new PrometheusRegistry();
   private final Set<String> owned = Set.of("ours");
   private final TestClock clock = new TestClock();
   private final CommitCallbacks callbacks = new CommitCallbacks(new Ownership(owned::contains, forwarded),
@@ -49,8 +49,7 @@ class TestCommitCallbackRouting {
     closing.forEach(Runnable::run);
     assertThat(polls).containsExactly("ours", "ours");
     assertThat(forwarded).containsExactly("theirs", "theirs");
-    assertThat(registry.getSampleValue("tsd_commit_callback_polls_total", new String[] {"table"},
-        new String[] {"ours"})).isEqualTo(2.0);
+    assertThat(ExposedSamples.of(registry)).containsEntry("tsd_commit_callback_polls_total{table=\"ours\"}", 2.0);
   }
 
   @Test
@@ -67,7 +66,7 @@ class TestCommitCallbackRouting {
     callbacks.received("ours", Optional.of(NOW.minusSeconds(3)));
     callbacks.scheduled("ours", List.of("20261201120000000"));
     assertThat(delayCount()).isEqualTo(1.0);
-    assertThat(registry.getSampleValue("tsd_commit_callback_schedule_delay_seconds_sum")).isEqualTo(7.0);
+    assertThat(ExposedSamples.of(registry).get("tsd_commit_callback_schedule_delay_seconds_sum")).isEqualTo(7.0);
     // Settled: a later plan of the table is not put down to those callbacks.
     callbacks.scheduled("ours", List.of("20261201120001000"));
     assertThat(delayCount()).isEqualTo(1.0);
@@ -89,7 +88,7 @@ class TestCommitCallbackRouting {
     clock.advance(Duration.ofSeconds(1));
     callbacks.scheduled("ours", List.of("20261201120010000"));
     assertThat(delayCount()).isEqualTo(1.0);
-    assertThat(registry.getSampleValue("tsd_commit_callback_schedule_delay_seconds_sum")).isEqualTo(6.0);
+    assertThat(ExposedSamples.of(registry).get("tsd_commit_callback_schedule_delay_seconds_sum")).isEqualTo(6.0);
   }
 
   @Test
@@ -98,12 +97,12 @@ class TestCommitCallbackRouting {
     callbacks.received("ours", Optional.of(NOW.minus(Duration.ofHours(5)).minusSeconds(20)));
     clock.advance(Duration.ofSeconds(3));
     callbacks.scheduled("ours", List.of("20261201120000000"));
-    assertThat(registry.getSampleValue("tsd_commit_callback_schedule_delay_seconds_sum")).isEqualTo(3.0);
+    assertThat(ExposedSamples.of(registry).get("tsd_commit_callback_schedule_delay_seconds_sum")).isEqualTo(3.0);
     // Two hours ahead: the same.
     callbacks.received("ours", Optional.of(clock.instant().plus(Duration.ofHours(2))));
     clock.advance(Duration.ofSeconds(2));
     callbacks.scheduled("ours", List.of("20261201120001000"));
-    assertThat(registry.getSampleValue("tsd_commit_callback_schedule_delay_seconds_sum")).isEqualTo(5.0);
+    assertThat(ExposedSamples.of(registry).get("tsd_commit_callback_schedule_delay_seconds_sum")).isEqualTo(5.0);
   }
 
   /** A clock the test moves. */
@@ -131,7 +130,7 @@ class TestCommitCallbackRouting {
   }
 
   private double delayCount() {
-    Double count = registry.getSampleValue("tsd_commit_callback_schedule_delay_seconds_count");
+    Double count = ExposedSamples.of(registry).get("tsd_commit_callback_schedule_delay_seconds_count");
     return count == null ? 0 : count;
   }
 

@@ -144,8 +144,8 @@ class SparkEngineIT {
           .contains("SparkBinaryCopyClusteringExecutionStrategy");
       assertThat(DaemonApi.metrics(adminPort).lines())
           .as("tsd_runs_total of the compaction, by engine")
-          .anyMatch(line -> line.startsWith("tsd_runs_total{table=\"spark_mor\",service=\"compaction\","
-              + "result=\"succeeded\",engine=\"spark\"") && line.endsWith(" 1.0"));
+          .anyMatch(line -> line.startsWith("tsd_runs_total{engine=\"spark\",result=\"succeeded\","
+              + "service=\"compaction\",table=\"spark_mor\"}") && line.endsWith(" 1.0"));
     }
 
     TableChecks.nothingPending(morReader);

@@ -117,8 +117,8 @@ class SparkIndexingIT {
           .untilAsserted(() -> assertThat(metric(DaemonApi.metrics(adminPort), "tsd_missing_indexes", ""))
               .isEqualTo(0));
       String metrics = DaemonApi.metrics(adminPort);
-      assertThat(metric(metrics, "tsd_runs_total", "service=\"index\",result=\"succeeded\"")).isEqualTo(2);
-      assertThat(metric(metrics, "tsd_runs_total", "service=\"index\",result=\"failed\"")).isZero();
+      assertThat(metric(metrics, "tsd_runs_total", "result=\"succeeded\",service=\"index\"")).isEqualTo(2);
+      assertThat(metric(metrics, "tsd_runs_total", "result=\"failed\",service=\"index\"")).isZero();
     }
     assertThat(reader.metaClient().getTableConfig().getMetadataPartitionsInflight()).isEmpty();
 

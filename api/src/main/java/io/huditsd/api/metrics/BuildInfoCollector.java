@@ -1,7 +1,7 @@
 package io.huditsd.api.metrics;
 
-import io.prometheus.client.Collector;
-import io.prometheus.client.GaugeMetricFamily;
+import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,7 +11,7 @@ import java.util.Objects;
 import java.util.Properties;
 
 /** {@code tsd_build_info{version} 1}: which release of the daemon a scrape target runs (Prometheus' info style). */
-public final class BuildInfoCollector extends Collector {
+public final class BuildInfoCollector implements Collector {
   private static final String RESOURCE = "build-info.properties";
 
   private final String version;
@@ -39,10 +39,9 @@ public final class BuildInfoCollector extends Collector {
   }
 
   @Override
-  public List<MetricFamilySamples> collect() {
-    GaugeMetricFamily info = new GaugeMetricFamily("tsd_build_info", "The daemon's release; always 1",
-        List.of("version"));
-    info.addMetric(List.of(version), 1);
-    return List.of(info);
+  public MetricSnapshot collect() {
+    LabelledFamily info = LabelledFamily.info("tsd_build_info", "The daemon's release; always 1", List.of("version"));
+    info.add(List.of(version), 1);
+    return info.snapshot();
   }
 }

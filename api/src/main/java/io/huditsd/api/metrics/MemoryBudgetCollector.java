@@ -1,18 +1,19 @@
 package io.huditsd.api.metrics;
 
 import io.huditsd.executors.WorkerPool;
-import io.prometheus.client.Collector;
-import io.prometheus.client.GaugeMetricFamily;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
-import java.util.List;
 import java.util.Objects;
+
+import static io.huditsd.api.metrics.LabelledFamily.Type.GAUGE;
 
 /**
  * The in-process memory budget ({@code workers.memoryBudget}) and what the running plans reserve of it by their
  * heap estimates, read from the pool at scrape time. Reserved near the budget with runs queued means plans wait
  * for memory rather than for workers.
  */
-public final class MemoryBudgetCollector extends Collector {
+public final class MemoryBudgetCollector implements MultiCollector {
   private final WorkerPool pool;
 
   public MemoryBudgetCollector(WorkerPool pool) {
@@ -20,12 +21,12 @@ public final class MemoryBudgetCollector extends Collector {
   }
 
   @Override
-  public List<MetricFamilySamples> collect() {
-    return List.of(
-        new GaugeMetricFamily("tsd_worker_memory_budget_bytes",
+  public MetricSnapshots collect() {
+    return MetricSnapshots.of(
+        LabelledFamily.single(GAUGE, "tsd_worker_memory_budget_bytes",
             "Heap the plans executing in the daemon may hold together by their estimates (workers.memoryBudget)",
             pool.memoryBudgetBytes()),
-        new GaugeMetricFamily("tsd_worker_memory_reserved_bytes",
+        LabelledFamily.single(GAUGE, "tsd_worker_memory_reserved_bytes",
             "Sum of the heap estimates of the plans executing in the daemon now", pool.reservedHeapBytes()));
   }
 }

@@ -2,9 +2,9 @@ package io.huditsd.api.metrics;
 
 import io.huditsd.scheduler.PollObserver;
 import io.huditsd.scheduler.TablePoller;
-import io.prometheus.client.CollectorRegistry;
-import io.prometheus.client.Counter;
-import io.prometheus.client.Histogram;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 import java.time.Duration;
 
@@ -13,10 +13,12 @@ public final class PollMetrics implements PollObserver {
   private final Histogram duration;
   private final Counter failures;
 
-  public PollMetrics(CollectorRegistry registry) {
-    duration = Histogram.build("tsd_poll_duration_seconds", "Duration of table polls (skipped backoff polls excluded)")
-        .buckets(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30).register(registry);
-    failures = Counter.build("tsd_poll_failures_total", "Failed table polls").labelNames("table").register(registry);
+  public PollMetrics(PrometheusRegistry registry) {
+    duration = Histogram.builder().name("tsd_poll_duration_seconds")
+        .help("Duration of table polls (skipped backoff polls excluded)")
+        .classicOnly().classicUpperBounds(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30).register(registry);
+    failures = Counter.builder().name("tsd_poll_failures").help("Failed table polls").labelNames("table")
+        .register(registry);
   }
 
   @Override
@@ -26,7 +28,11 @@ public final class PollMetrics implements PollObserver {
     }
     duration.observe(elapsed.toNanos() / 1e9);
     if (result == TablePoller.Result.FAILED) {
-      failures.labels(tableId).inc();
+      failures.labelValues(tableId).inc();
+    } else {
+      // A table's series exists at 0 from its first poll, so that increase() over it sees the first failure (and
+      // the family is on the endpoint: the client shows none without a sample).
+      failures.initLabelValues(tableId);
     }
   }
 }

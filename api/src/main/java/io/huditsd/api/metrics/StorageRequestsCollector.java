@@ -1,7 +1,7 @@
 package io.huditsd.api.metrics;
 
-import io.prometheus.client.Collector;
-import io.prometheus.client.CounterMetricFamily;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -12,7 +12,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +33,7 @@ import java.util.function.Supplier;
  * configuration would then load too. Stores without IOStatistics (file, HDFS: not billed per request) are left
  * out. The lock's own requests, made with the AWS SDK directly, are counted by the lock's metrics.
  */
-public final class StorageRequestsCollector extends Collector {
+public final class StorageRequestsCollector implements MultiCollector {
   private static final Logger LOG = LoggerFactory.getLogger(StorageRequestsCollector.class);
 
   /**
@@ -80,7 +79,7 @@ public final class StorageRequestsCollector extends Collector {
   }
 
   @Override
-  public List<MetricFamilySamples> collect() {
+  public MetricSnapshots collect() {
     for (String basePath : basePaths.get()) {
       // Hadoop's parsing, as the tables' own: a base path java.net.URI would refuse must not fail the scrape.
       URI uri = new Path(basePath).toUri();
@@ -88,12 +87,12 @@ public final class StorageRequestsCollector extends Collector {
         stores.add(URI.create(uri.getScheme() + "://" + uri.getAuthority() + "/"));
       }
     }
-    CounterMetricFamily requests = new CounterMetricFamily("tsd_storage_requests_total",
+    LabelledFamily requests = LabelledFamily.counter("tsd_storage_requests",
         "Requests to the object store the tables live on, by operation (S3A's statistics; after retries)",
         List.of("store", "op"));
-    CounterMetricFamily throttled = new CounterMetricFamily("tsd_storage_throttled_total",
+    LabelledFamily throttled = LabelledFamily.counter("tsd_storage_throttled",
         "Requests the object store answered with a throttling error (503 SlowDown)", List.of("store"));
-    CounterMetricFamily retries = new CounterMetricFamily("tsd_storage_retries_total",
+    LabelledFamily retries = LabelledFamily.counter("tsd_storage_retries",
         "Requests sent again after a failure, by the AWS SDK or by S3A (throttling included)", List.of("store"));
     for (URI store : new TreeSet<>(stores)) {
       IOStatistics statistics = statistics(store);
@@ -102,11 +101,11 @@ public final class StorageRequestsCollector extends Collector {
       }
       Map<String, Long> counters = statistics.counters();
       String label = store.getScheme() + "://" + store.getAuthority();
-      OPERATIONS.forEach((op, names) -> requests.addMetric(List.of(label, op), sum(counters, names)));
-      throttled.addMetric(List.of(label), sum(counters, List.of(THROTTLED)));
-      retries.addMetric(List.of(label), retries(counters));
+      OPERATIONS.forEach((op, names) -> requests.add(List.of(label, op), sum(counters, names)));
+      throttled.add(List.of(label), sum(counters, List.of(THROTTLED)));
+      retries.add(List.of(label), retries(counters));
     }
-    return new ArrayList<>(List.of(requests, throttled, retries));
+    return MetricSnapshots.of(requests.snapshot(), throttled.snapshot(), retries.snapshot());
   }
 
   private IOStatistics statistics(URI store) {

@@ -10,9 +10,9 @@ import io.huditsd.scheduler.TableRegistry;
 import io.huditsd.scheduler.TableSnapshot;
 import io.huditsd.scheduler.TableState;
 import io.huditsd.scheduler.view.TableBacklog;
-import io.prometheus.client.Collector;
-import io.prometheus.client.CounterMetricFamily;
-import io.prometheus.client.GaugeMetricFamily;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
 import org.apache.hudi.config.HoodieArchivalConfig;
@@ -23,12 +23,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static io.huditsd.api.metrics.LabelledFamily.Type.COUNTER;
+import static io.huditsd.api.metrics.LabelledFamily.Type.GAUGE;
+
 /**
  * Gauges read from the daemon's state at scrape time: per-table backlog and pending plans, per-table last success
  * per service, and the worker pool. Labels: {@code table} (bounded by the number of tables) and {@code service}.
  * Per-table figures come from the table's owner only; every replica reports whether it owns each table.
  */
-public final class TableMetricsCollector extends Collector {
+public final class TableMetricsCollector implements MultiCollector {
   /** The services whose pending plans are counted (archive has no plans). */
   private static final List<ServiceType> PLANNED_SERVICES = List.of(ServiceType.COMPACTION, ServiceType.CLUSTERING,
       ServiceType.CLEAN, ServiceType.INDEX);
@@ -47,7 +50,7 @@ public final class TableMetricsCollector extends Collector {
   }
 
   @Override
-  public List<MetricFamilySamples> collect() {
+  public MetricSnapshots collect() {
     TableFamilies perTable = new TableFamilies();
     Instant now = Instant.now();
     int tables = 0;
@@ -55,9 +58,9 @@ public final class TableMetricsCollector extends Collector {
       tables++;
       collectTable(state, perTable, now);
     }
-    List<MetricFamilySamples> families = perTable.all();
+    List<MetricSnapshot> families = perTable.snapshots();
     families.addAll(daemonFamilies(tables));
-    return families;
+    return new MetricSnapshots(families);
   }
 
   private void collectTable(TableState state, TableFamilies families, Instant now) {
@@ -65,28 +68,28 @@ public final class TableMetricsCollector extends Collector {
     String id = snapshot.table().id();
     List<String> labels = List.of(id);
     boolean owner = ownership.owns(id);
-    families.owned.addMetric(labels, owner ? 1 : 0);
+    families.owned.add(labels, owner ? 1 : 0);
     if (!owner) {
       // Its owner reports the table; figures here would be stale copies from when this replica owned it.
       return;
     }
-    families.info.addMetric(List.of(id, snapshot.table().basePath(), snapshot.tableType().orElse(""),
+    families.info.add(List.of(id, snapshot.table().basePath(), snapshot.tableType().orElse(""),
         snapshot.tableVersion().map(String::valueOf).orElse("")), 1);
-    families.failures.addMetric(labels, snapshot.consecutiveFailures());
+    families.failures.add(labels, snapshot.consecutiveFailures());
     if (snapshot.table().indexes().isEmpty()) {
       // Nothing wanted, nothing missing: the series exists for every owned table, so that an alert on it is not
       // blind to a table until its first index.
-      families.missingIndexes.addMetric(labels, 0);
+      families.missingIndexes.add(labels, 0);
     } else {
       // The loaded meta client holds the table config and timeline in memory: no storage read on a scrape
       // unless an indexing plan is pending.
-      snapshot.metaClient().ifPresent(metaClient -> families.missingIndexes.addMetric(labels,
+      snapshot.metaClient().ifPresent(metaClient -> families.missingIndexes.add(labels,
           MetadataIndexState.read(metaClient).missing(snapshot.table().indexes()).size()));
     }
     snapshot.metaClient().ifPresent(metaClient -> collectTimeline(snapshot.table(), metaClient, families));
-    families.paused.addMetric(labels, snapshot.paused() ? 1 : 0);
-    families.failedWrites.addMetric(labels, snapshot.failedWrites().pending().size());
-    families.failedWriteAge.addMetric(labels, secondsSince(snapshot.failedWrites().oldestPending(), now));
+    families.paused.add(labels, snapshot.paused() ? 1 : 0);
+    families.failedWrites.add(labels, snapshot.failedWrites().pending().size());
+    families.failedWriteAge.add(labels, secondsSince(snapshot.failedWrites().oldestPending(), now));
     snapshot.backlog().ifPresent(backlog -> collectBacklog(id, backlog, families, now));
     collectLastSuccesses(id, families);
   }
@@ -98,11 +101,11 @@ public final class TableMetricsCollector extends Collector {
   private static void collectTimeline(ServicedTable table, HoodieTableMetaClient metaClient, TableFamilies families) {
     List<String> labels = List.of(table.id());
     HoodieActiveTimeline timeline = metaClient.getActiveTimeline();
-    families.timelineInstants.addMetric(labels, timeline.countInstants());
+    families.timelineInstants.add(labels, timeline.countInstants());
     // What ArchiveService compares: completed instants against hoodie.keep.max.commits; archival trims them to
     // hoodie.keep.min.commits, so anything above the maximum is left for archival (not run, or held back).
     int keepMax = keepMaxCommits(table);
-    families.archivalBacklog.addMetric(labels,
+    families.archivalBacklog.add(labels,
         Math.max(0, timeline.filterCompletedInstants().countInstants() - keepMax));
   }
 
@@ -119,38 +122,38 @@ public final class TableMetricsCollector extends Collector {
 
   private static void collectBacklog(String id, TableBacklog backlog, TableFamilies families, Instant now) {
     List<String> labels = List.of(id);
-    families.unscheduled.addMetric(labels, backlog.logFileUnscheduledBytes());
-    families.scheduled.addMetric(labels, backlog.logFileScheduledBytes());
-    families.logFiles.addMetric(labels, backlog.logFiles());
-    families.fileGroups.addMetric(labels, backlog.fileGroups());
-    families.smallFiles.addMetric(labels, backlog.smallBaseFiles());
+    families.unscheduled.add(labels, backlog.logFileUnscheduledBytes());
+    families.scheduled.add(labels, backlog.logFileScheduledBytes());
+    families.logFiles.add(labels, backlog.logFiles());
+    families.fileGroups.add(labels, backlog.fileGroups());
+    families.smallFiles.add(labels, backlog.smallBaseFiles());
     for (ServiceType service : PLANNED_SERVICES) {
-      families.pending.addMetric(List.of(id, service.configName()), backlog.pendingPlans().getOrDefault(service, 0));
+      families.pending.add(List.of(id, service.configName()), backlog.pendingPlans().getOrDefault(service, 0));
     }
-    families.oldestAge.addMetric(labels, secondsSince(backlog.oldestPendingPlan(), now));
-    families.deltaCommits.addMetric(labels, backlog.deltaCommitsSinceCompaction());
+    families.oldestAge.add(labels, secondsSince(backlog.oldestPendingPlan(), now));
+    families.deltaCommits.add(labels, backlog.deltaCommitsSinceCompaction());
     backlog.metadataDeltaCommitsSinceCompaction().ifPresent(commits ->
-        families.metadataDeltaCommits.addMetric(labels, commits));
-    families.cleanBlocked.addMetric(labels,
+        families.metadataDeltaCommits.add(labels, commits));
+    families.cleanBlocked.add(labels,
         secondsSince(backlog.cleanBlocker().map(blocker -> blocker.requestedAt()), now));
   }
 
   private void collectLastSuccesses(String id, TableFamilies families) {
     for (Map.Entry<ServiceType, ServiceOutcomes.Outcome> entry : outcomes.of(id).entrySet()) {
       entry.getValue().lastSuccess().ifPresent(at ->
-          families.lastSuccess.addMetric(List.of(id, entry.getKey().configName()), at.toEpochMilli() / 1000.0));
+          families.lastSuccess.add(List.of(id, entry.getKey().configName()), at.toEpochMilli() / 1000.0));
     }
   }
 
   /** Figures of this replica as a whole, not of one table. */
-  private List<MetricFamilySamples> daemonFamilies(int tables) {
+  private List<MetricSnapshot> daemonFamilies(int tables) {
     return List.of(
-        new CounterMetricFamily("tsd_ownership_changes_total",
+        LabelledFamily.single(COUNTER, "tsd_ownership_changes",
             "Tables this replica gained or lost since it started", ownership.changes()),
-        new GaugeMetricFamily("tsd_tables", "Tables being serviced", tables),
-        new GaugeMetricFamily("tsd_worker_queued", "Runs waiting in the worker queue", pool.queuedCount()),
-        new GaugeMetricFamily("tsd_worker_running", "Runs executing now", pool.runningCount()),
-        new CounterMetricFamily("tsd_worker_rejected_total",
+        LabelledFamily.single(GAUGE, "tsd_tables", "Tables being serviced", tables),
+        LabelledFamily.single(GAUGE, "tsd_worker_queued", "Runs waiting in the worker queue", pool.queuedCount()),
+        LabelledFamily.single(GAUGE, "tsd_worker_running", "Runs executing now", pool.runningCount()),
+        LabelledFamily.single(COUNTER, "tsd_worker_rejected",
             "Submissions refused because the same plan was already queued or running, or the pool was closed",
             pool.rejectedCount()));
   }
@@ -165,52 +168,56 @@ public final class TableMetricsCollector extends Collector {
     private static final List<String> TABLE = List.of("table");
     private static final List<String> TABLE_SERVICE = List.of("table", "service");
 
-    final GaugeMetricFamily unscheduled = new GaugeMetricFamily("tsd_log_file_unscheduled_bytes",
+    final LabelledFamily unscheduled = LabelledFamily.gauge("tsd_log_file_unscheduled_bytes",
         "Log bytes in live file slices that no pending compaction plan covers (the compaction backlog)", TABLE);
-    final GaugeMetricFamily scheduled = new GaugeMetricFamily("tsd_log_file_scheduled_bytes",
+    final LabelledFamily scheduled = LabelledFamily.gauge("tsd_log_file_scheduled_bytes",
         "Log bytes covered by a pending compaction plan", TABLE);
-    final GaugeMetricFamily logFiles = new GaugeMetricFamily("tsd_log_files", "Log files in live file slices", TABLE);
-    final GaugeMetricFamily fileGroups = new GaugeMetricFamily("tsd_file_groups", "File groups of the table", TABLE);
-    final GaugeMetricFamily smallFiles = new GaugeMetricFamily("tsd_small_base_files",
+    final LabelledFamily logFiles = LabelledFamily.gauge("tsd_log_files", "Log files in live file slices", TABLE);
+    final LabelledFamily fileGroups = LabelledFamily.gauge("tsd_file_groups", "File groups of the table", TABLE);
+    final LabelledFamily smallFiles = LabelledFamily.gauge("tsd_small_base_files",
         "Latest base files below hoodie.parquet.small.file.limit", TABLE);
-    final GaugeMetricFamily pending = new GaugeMetricFamily("tsd_pending_plans", "Pending plans by service",
+    final LabelledFamily pending = LabelledFamily.gauge("tsd_pending_plans", "Pending plans by service",
         TABLE_SERVICE);
-    final GaugeMetricFamily oldestAge = new GaugeMetricFamily("tsd_oldest_pending_plan_age_seconds",
+    final LabelledFamily oldestAge = LabelledFamily.gauge("tsd_oldest_pending_plan_age_seconds",
         "Age of the oldest pending plan; 0 when none is pending", TABLE);
-    final GaugeMetricFamily deltaCommits = new GaugeMetricFamily("tsd_delta_commits_since_compaction",
+    final LabelledFamily deltaCommits = LabelledFamily.gauge("tsd_delta_commits_since_compaction",
         "Completed delta commits since the last completed compaction", TABLE);
-    final GaugeMetricFamily lastSuccess = new GaugeMetricFamily("tsd_last_success_timestamp_seconds",
+    final LabelledFamily lastSuccess = LabelledFamily.gauge("tsd_last_success_timestamp_seconds",
         "Unix time of the last successful run per service", TABLE_SERVICE);
-    final GaugeMetricFamily failures = new GaugeMetricFamily("tsd_poll_consecutive_failures",
+    final LabelledFamily failures = LabelledFamily.gauge("tsd_poll_consecutive_failures",
         "Polls of the table that failed in a row", TABLE);
-    final GaugeMetricFamily paused = new GaugeMetricFamily("tsd_table_paused", "1 when the table is paused", TABLE);
-    final GaugeMetricFamily missingIndexes = new GaugeMetricFamily("tsd_missing_indexes", "Wanted metadata indexes "
+    final LabelledFamily paused = LabelledFamily.gauge("tsd_table_paused", "1 when the table is paused", TABLE);
+    final LabelledFamily missingIndexes = LabelledFamily.gauge("tsd_missing_indexes", "Wanted metadata indexes "
         + "the table neither has nor is building or planning, as of the last changed poll", TABLE);
-    final GaugeMetricFamily failedWrites = new GaugeMetricFamily("tsd_failed_writes_pending", "Writer commits whose "
+    final LabelledFamily failedWrites = LabelledFamily.gauge("tsd_failed_writes_pending", "Writer commits whose "
         + "heartbeat expired and that are not rolled back yet, as of the last planning round", TABLE);
-    final GaugeMetricFamily failedWriteAge = new GaugeMetricFamily("tsd_failed_write_oldest_age_seconds",
+    final LabelledFamily failedWriteAge = LabelledFamily.gauge("tsd_failed_write_oldest_age_seconds",
         "Age of the oldest failed writer commit not rolled back yet; 0 when none", TABLE);
-    final GaugeMetricFamily cleanBlocked = new GaugeMetricFamily("tsd_clean_blocked_seconds", "Age of the earliest "
+    final LabelledFamily cleanBlocked = LabelledFamily.gauge("tsd_clean_blocked_seconds", "Age of the earliest "
         + "pending instant when it holds the clean boundary back (more than hoodie.clean.commits.retained commits "
         + "completed after it); 0 when cleaning is not held back", TABLE);
-    final GaugeMetricFamily metadataDeltaCommits = new GaugeMetricFamily(
+    final LabelledFamily metadataDeltaCommits = LabelledFamily.gauge(
         "tsd_metadata_delta_commits_since_compaction", "Completed delta commits on the table's metadata table since "
         + "its last compaction, as of the last changed poll; absent without a metadata table", TABLE);
-    final GaugeMetricFamily timelineInstants = new GaugeMetricFamily("tsd_active_timeline_instants",
+    final LabelledFamily timelineInstants = LabelledFamily.gauge("tsd_active_timeline_instants",
         "Instants (any action and state) in the table's active timeline, as of the last changed poll", TABLE);
-    final GaugeMetricFamily archivalBacklog = new GaugeMetricFamily("tsd_archival_backlog_instants", "Completed "
+    final LabelledFamily archivalBacklog = LabelledFamily.gauge("tsd_archival_backlog_instants", "Completed "
         + "instants in the active timeline beyond hoodie.keep.max.commits, which archival has not moved out yet", TABLE);
-    final GaugeMetricFamily info = new GaugeMetricFamily("tsd_table_info", "Always 1: the table's base path, "
+    final LabelledFamily info = LabelledFamily.info("tsd_table_info", "Always 1: the table's base path, "
         + "type (COPY_ON_WRITE, MERGE_ON_READ) and hoodie.table.version, empty until its first poll read them",
         List.of("table", "base_path", "type", "version"));
-    final GaugeMetricFamily owned = new GaugeMetricFamily("tsd_table_owned",
+    final LabelledFamily owned = LabelledFamily.gauge("tsd_table_owned",
         "1 when this replica owns the table (polls, schedules and executes it)", TABLE);
 
-    /** Every family, in the order the endpoint has always listed them; a new list the caller may extend. */
-    List<MetricFamilySamples> all() {
-      return new ArrayList<>(List.of(unscheduled, scheduled, logFiles, fileGroups, smallFiles, pending, oldestAge,
-          deltaCommits, lastSuccess, failures, paused, owned, missingIndexes, failedWrites, failedWriteAge,
-          cleanBlocked, timelineInstants, archivalBacklog, metadataDeltaCommits, info));
+    /** Every family's snapshot; a new list the caller may extend. */
+    List<MetricSnapshot> snapshots() {
+      List<MetricSnapshot> snapshots = new ArrayList<>();
+      for (LabelledFamily family : List.of(unscheduled, scheduled, logFiles, fileGroups, smallFiles, pending,
+          oldestAge, deltaCommits, lastSuccess, failures, paused, owned, missingIndexes, failedWrites, failedWriteAge,
+          cleanBlocked, timelineInstants, archivalBacklog, metadataDeltaCommits, info)) {
+        snapshots.add(family.snapshot());
+      }
+      return snapshots;
     }
   }
 }

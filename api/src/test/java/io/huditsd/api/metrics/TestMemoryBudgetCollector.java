@@ -8,7 +8,7 @@ import io.huditsd.executors.HeapEstimate;
 import io.huditsd.executors.Placement;
 import io.huditsd.executors.WorkItem;
 import io.huditsd.executors.WorkerPool;
-import io.prometheus.client.CollectorRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -36,8 +36,8 @@ class TestMemoryBudgetCollector {
       }
       return new ActionResult(item.service(), item.instant(), 1, 1, 1, Duration.ZERO);
     }, run -> { }, tableId -> false);
-    CollectorRegistry registry = new CollectorRegistry();
-    new MemoryBudgetCollector(pool).register(registry);
+    PrometheusRegistry registry = new PrometheusRegistry();
+    registry.register(new MemoryBudgetCollector(pool));
     ServicedTable table = new ServicedTable("orders", "file:/data/orders", Set.of(ServiceType.values()),
         Duration.ofSeconds(30), Map.of(), MetadataIndexes.none());
     try {
@@ -45,11 +45,11 @@ class TestMemoryBudgetCollector {
           Placement.inProcess(new HeapEstimate(600, "1 operation"))));
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 
-      assertThat(registry.getSampleValue("tsd_worker_memory_budget_bytes")).isEqualTo(1_000.0);
-      assertThat(registry.getSampleValue("tsd_worker_memory_reserved_bytes")).isEqualTo(600.0);
+      assertThat(Scrape.samples(registry)).containsEntry("tsd_worker_memory_budget_bytes", 1_000.0)
+          .containsEntry("tsd_worker_memory_reserved_bytes", 600.0);
       release.countDown();
       assertThat(pool.awaitIdle(Duration.ofSeconds(10))).isTrue();
-      assertThat(registry.getSampleValue("tsd_worker_memory_reserved_bytes")).isZero();
+      assertThat(Scrape.samples(registry)).containsEntry("tsd_worker_memory_reserved_bytes", 0.0);
     } finally {
       release.countDown();
       pool.shutdown(Duration.ofSeconds(5));

@@ -1,5 +1,6 @@
 package io.huditsd.api.metrics;
 
+import io.huditsd.api.PrometheusText;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
@@ -17,7 +18,6 @@ import io.huditsd.scheduler.TableState;
 import io.huditsd.scheduler.TimelineFingerprint;
 import io.huditsd.testing.s3.S3MockServer;
 import io.huditsd.testing.s3.ThrottlingProxy;
-import io.prometheus.client.Collector;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
@@ -40,6 +40,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,6 +51,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * tables name Hudi's in-process lock (the S3 storage lock is another part of this work).
  */
 class TestStorageRequests {
+  /** The op label of a {@code tsd_storage_requests_total} series. */
+  private static final Pattern OP = Pattern.compile("^tsd_storage_requests_total\\{.*op=\"([a-z]+)\"");
   private static final Duration INTERVAL = Duration.ofSeconds(30);
 
   @TempDir
@@ -105,14 +109,14 @@ class TestStorageRequests {
   /** The collector's samples for {@code basePath}'s store, by series: {@code list}, ..., {@code throttled}. */
   private static Map<String, Long> counters(String basePath) {
     Map<String, Long> counters = new TreeMap<>();
-    for (Collector.MetricFamilySamples family : new StorageRequestsCollector(() -> List.of(basePath),
-        hadoopConfiguration).collect()) {
-      for (Collector.MetricFamilySamples.Sample sample : family.samples) {
-        String key = sample.name.equals("tsd_storage_requests_total")
-            ? sample.labelValues.get(1) : sample.name.replace("tsd_storage_", "").replace("_total", "");
-        counters.put(key, (long) sample.value);
-      }
-    }
+    Map<String, Double> samples = PrometheusText.parse(Scrape.text(new StorageRequestsCollector(
+        () -> List.of(basePath), hadoopConfiguration)));
+    samples.forEach((series, value) -> {
+      Matcher op = OP.matcher(series);
+      String key = op.find() ? op.group(1) : series.replaceAll("\\{.*", "").replace("tsd_storage_", "")
+          .replace("_total", "");
+      counters.put(key, value.longValue());
+    });
     return counters;
   }
 

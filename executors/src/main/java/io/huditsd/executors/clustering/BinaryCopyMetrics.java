@@ -1,32 +1,32 @@
 package io.huditsd.executors.clustering;
 
-import io.prometheus.client.CollectorRegistry;
-import io.prometheus.client.Counter;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * Counts of the binary-copy clustering strategy. Hudi instantiates the strategy by reflection, so the counters live
  * here, process-wide, and the application registers them once.
  */
 public final class BinaryCopyMetrics {
-  static final Counter FALLBACKS = Counter.build("tsd_clustering_binary_copy_fallbacks_total",
-          "Clustering groups that the binary-copy strategy could not copy and rewrote record by record, by reason")
-      .labelNames("reason").create();
-  static final Counter COPIED_GROUPS = Counter.build("tsd_clustering_binary_copy_groups_total",
-          "Clustering groups written by copying Parquet row groups without decoding them").create();
-  static final Counter COPIED_BYTES = Counter.build("tsd_clustering_binary_copy_bytes_total",
-          "Bytes of base files written by copying Parquet row groups").create();
+  static final Counter FALLBACKS = Counter.builder().name("tsd_clustering_binary_copy_fallbacks")
+      .help("Clustering groups that the binary-copy strategy could not copy and rewrote record by record, by reason")
+      .labelNames("reason").build();
+  static final Counter COPIED_GROUPS = Counter.builder().name("tsd_clustering_binary_copy_groups")
+      .help("Clustering groups written by copying Parquet row groups without decoding them").build();
+  static final Counter COPIED_BYTES = Counter.builder().name("tsd_clustering_binary_copy_bytes")
+      .help("Bytes of base files written by copying Parquet row groups").build();
 
   static {
     // Every reason is exported from the start, at zero, so that a rate over it is defined before the first fallback.
     for (FallbackReason reason : FallbackReason.values()) {
-      FALLBACKS.labels(reason.label());
+      FALLBACKS.initLabelValues(reason.label());
     }
   }
 
   private BinaryCopyMetrics() {
   }
 
-  public static void register(CollectorRegistry registry) {
+  public static void register(PrometheusRegistry registry) {
     registry.register(FALLBACKS);
     registry.register(COPIED_GROUPS);
     registry.register(COPIED_BYTES);
@@ -34,7 +34,7 @@ public final class BinaryCopyMetrics {
 
   /** Fallbacks counted so far for {@code reason} (tests and the benchmark read it). */
   public static double fallbacks(FallbackReason reason) {
-    return FALLBACKS.labels(reason.label()).get();
+    return FALLBACKS.labelValues(reason.label()).get();
   }
 
   /** Groups copied so far. */
@@ -43,7 +43,7 @@ public final class BinaryCopyMetrics {
   }
 
   static void fallback(FallbackReason reason) {
-    FALLBACKS.labels(reason.label()).inc();
+    FALLBACKS.labelValues(reason.label()).inc();
   }
 
 }
