@@ -136,6 +136,10 @@ public final class TableMetricsCollector implements MultiCollector {
         families.metadataDeltaCommits.add(labels, commits));
     families.cleanBlocked.add(labels,
         secondsSince(backlog.cleanBlocker().map(blocker -> blocker.requestedAt()), now));
+    backlog.cleanable().ifPresent(cleanable -> {
+      families.cleanableFiles.add(labels, cleanable.files());
+      families.cleanableBytes.add(labels, cleanable.bytes());
+    });
   }
 
   private void collectLastSuccesses(String id, TableFamilies families) {
@@ -203,6 +207,11 @@ public final class TableMetricsCollector implements MultiCollector {
         "Instants (any action and state) in the table's active timeline, as of the last changed poll", TABLE);
     final LabelledFamily archivalBacklog = LabelledFamily.gauge("tsd_archival_backlog_instants", "Completed "
         + "instants in the active timeline beyond hoodie.keep.max.commits, which archival has not moved out yet", TABLE);
+    final LabelledFamily cleanableFiles = LabelledFamily.gauge("tsd_cleanable_files", "Base and log files the "
+        + "table's next clean would delete if it ran now (Hudi's clean planner with the table's policy and "
+        + "retention), as of the last changed poll", TABLE);
+    final LabelledFamily cleanableBytes = LabelledFamily.gauge("tsd_cleanable_bytes",
+        "Size of the files the table's next clean would delete if it ran now, as of the last changed poll", TABLE);
     final LabelledFamily info = LabelledFamily.info("tsd_table_info", "Always 1: the table's base path, "
         + "type (COPY_ON_WRITE, MERGE_ON_READ) and hoodie.table.version, empty until its first poll read them",
         List.of("table", "base_path", "type", "version"));
@@ -214,7 +223,8 @@ public final class TableMetricsCollector implements MultiCollector {
       List<MetricSnapshot> snapshots = new ArrayList<>();
       for (LabelledFamily family : List.of(unscheduled, scheduled, logFiles, fileGroups, smallFiles, pending,
           oldestAge, deltaCommits, lastSuccess, failures, paused, owned, missingIndexes, failedWrites, failedWriteAge,
-          cleanBlocked, timelineInstants, archivalBacklog, metadataDeltaCommits, info)) {
+          cleanBlocked, timelineInstants, archivalBacklog, metadataDeltaCommits, cleanableFiles, cleanableBytes,
+          info)) {
         snapshots.add(family.snapshot());
       }
       return snapshots;
