@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
 class DemoCleaningIT {
   private static final String TABLE = "demo_mor";
   private static final Pattern CLEAN_BLOCKED = Pattern.compile(
-      "^tsd_clean_blocked_seconds\\{table=\"" + TABLE + "\",} ([0-9.E]+)$", Pattern.MULTILINE);
+      "^tsd_clean_blocked_seconds\\{table=\"" + TABLE + "\"} ([0-9.E]+)$", Pattern.MULTILINE);
 
   @Test
   @EnabledIfSystemProperty(named = "tsd.demo.minutes", matches = "[0-9]+")

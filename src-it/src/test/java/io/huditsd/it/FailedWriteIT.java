@@ -107,7 +107,7 @@ class FailedWriteIT {
                     .countInstants()).as("completed cleans").isPositive();
               });
           String metrics = DaemonApi.metrics(adminPort);
-          assertThat(metrics).contains("tsd_failed_writes_pending{table=\"killed\",} 0.0");
+          assertThat(metrics).contains("tsd_failed_writes_pending{table=\"killed\"} 0.0");
           assertThat(daemon.stdout()).as("daemon log").contains("Rolled back failed writes table=killed instants=["
               + failed + "]");
         }

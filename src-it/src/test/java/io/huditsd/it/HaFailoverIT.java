@@ -92,7 +92,7 @@ class HaFailoverIT {
               reader.readOptimized(Listing.METADATA_TABLE));
           String metrics = DaemonApi.metrics(adminPorts.get(survivor));
           assertThat(metrics).as("metrics of %s", survivor)
-              .contains("tsd_table_owned{table=\"" + TABLE + "\",} 1.0")
+              .contains("tsd_table_owned{table=\"" + TABLE + "\"} 1.0")
               .containsPattern("tsd_ownership_changes_total [1-9]");
 
           // ZooKeeper restarts: the survivor owns the table again and compacts new writes under the lock.
@@ -100,7 +100,7 @@ class HaFailoverIT {
           await("replica " + survivor + " owns the table after ZooKeeper restarted")
               .atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
               .untilAsserted(() -> assertThat(DaemonApi.metrics(adminPorts.get(survivor)))
-                  .contains("tsd_table_owned{table=\"" + TABLE + "\",} 1.0"));
+                  .contains("tsd_table_owned{table=\"" + TABLE + "\"} 1.0"));
           table.upsert(rows(0, 3_000, 4_000, "v4"));
           table.upsert(rows(3_000, 6_000, 4_000, "v4"));
           await("a second compaction after the ZooKeeper restart")
