@@ -174,7 +174,7 @@ public final class Daemon implements Managed {
                                                TableOwnership ownership, TableRegistry registry,
                                                PollObserver observer) {
     TablePoller poller = new TablePoller(tables, hadoopConfiguration, planner,
-        Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()), observer,
+        Duration.ofMillis(configuration.getPolling().maxBackoff().toMilliseconds()), TablePoller.Backlog.READ, observer,
         ownership::owns, Clock.systemUTC());
     return new PollingService(poller, registry, configuration.getPolling().threads());
   }

@@ -310,7 +310,7 @@ final class OnceCommand extends Command {
     ExecutionPlacement placement = new ExecutionPlacement(new HeapEstimator(), spark.isPresent(), memoryBudget);
     // A pass owns every table it is given.
     TablePoller poller = new TablePoller(hudiTables, hadoopConfiguration, new DuePlanner(hudiTables, pool, placement),
-        Duration.ofMinutes(10), PollObserver.NONE, tableId -> true, Clock.systemUTC());
+        Duration.ofMinutes(10), TablePoller.Backlog.SKIPPED, PollObserver.NONE, tableId -> true, Clock.systemUTC());
     try {
       return new OncePass(poller, pool, Clock.systemUTC()).run(tables, timeout, finished);
     } finally {

@@ -41,24 +41,33 @@ public final class TablePoller {
   private final Configuration hadoopConfiguration;
   private final DuePlanner planner;
   private final Duration maxBackoff;
-  private final BacklogReader backlogReader;
+  private final Optional<BacklogReader> backlogReader;
   private final PollObserver observer;
   private final Predicate<String> owned;
   private final Clock clock;
 
+  /** Whether changed polls compute the table's backlog figures, which only REST, metrics and the console read. */
+  public enum Backlog {
+    READ,
+    /** A one-shot pass serves none of them and saves a file-system view and a clean planning per changed poll. */
+    SKIPPED
+  }
+
   /**
+   * @param backlog whether changed polls read the table's backlog figures
    * @param observer told about every poll ({@link PollObserver#NONE} when nobody listens)
    * @param owned whether this replica owns a table; tables owned by other replicas are not polled (their owner
    *     polls, schedules and executes them). A replica alone owns every table: {@code tableId -> true}
    * @param clock the time polls, changes and backoffs are recorded in
    */
   public TablePoller(HudiTables tables, Configuration hadoopConfiguration, DuePlanner planner, Duration maxBackoff,
-                     PollObserver observer, Predicate<String> owned, Clock clock) {
+                     Backlog backlog, PollObserver observer, Predicate<String> owned, Clock clock) {
     this.tables = Objects.requireNonNull(tables, "tables is null");
     this.hadoopConfiguration = Objects.requireNonNull(hadoopConfiguration, "hadoopConfiguration is null");
     this.planner = Objects.requireNonNull(planner, "planner is null");
     this.maxBackoff = Objects.requireNonNull(maxBackoff, "maxBackoff is null");
-    this.backlogReader = new BacklogReader(tables.engineContext());
+    this.backlogReader = Objects.requireNonNull(backlog, "backlog is null") == Backlog.READ
+        ? Optional.of(new BacklogReader(tables.engineContext())) : Optional.empty();
     this.observer = Objects.requireNonNull(observer, "observer is null");
     this.owned = Objects.requireNonNull(owned, "owned is null");
     this.clock = Objects.requireNonNull(clock, "clock is null");
@@ -173,7 +182,7 @@ public final class TablePoller {
         fingerprint = location.read();
       }
       Optional<TableBacklog> backlog = changed
-          ? Optional.of(backlogReader.read(metaClient, config))
+          ? backlogReader.map(reader -> reader.read(metaClient, config))
           : last.backlog();
       logRecovery(state, last);
       // Only a time-triggered table plans on unchanged polls with the config; others drop it (see LoadedTable).

@@ -64,7 +64,7 @@ class TestCorruptInstants {
   private final WorkerPool pool = holdingPool.pool();
   private final DuePlanner planner = new DuePlanner(hudiTables, pool);
   private final TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(), planner,
-      Duration.ofMinutes(3), PollObserver.NONE, tableId -> true, Clock.systemUTC());
+      Duration.ofMinutes(3), TablePoller.Backlog.READ, PollObserver.NONE, tableId -> true, Clock.systemUTC());
   private final PlanRunner runner = PlanRunner.withDefaultActions(hudiTables);
 
   @TempDir
@@ -264,7 +264,7 @@ class TestCorruptInstants {
   void anotherTableInThePollingServiceGoesOn() throws Exception {
     Duration interval = Duration.ofMillis(200);
     TablePoller fastBackoff = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(), planner,
-        Duration.ofSeconds(1), PollObserver.NONE, tableId -> true, Clock.systemUTC());
+        Duration.ofSeconds(1), TablePoller.Backlog.READ, PollObserver.NONE, tableId -> true, Clock.systemUTC());
     TableRegistry registry = new TableRegistry();
     ServicedTable healthy = withInterval(quiet(table("healthy", HoodieTableType.MERGE_ON_READ, 9, Map.of())),
         interval);

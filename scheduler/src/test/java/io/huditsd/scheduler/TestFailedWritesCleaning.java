@@ -40,7 +40,7 @@ class TestFailedWritesCleaning {
   private final HoldingPool holdingPool = new HoldingPool();
   private final WorkerPool pool = holdingPool.pool();
   private final TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
-      new DuePlanner(hudiTables, pool), Duration.ofMinutes(3), PollObserver.NONE, tableId -> true,
+      new DuePlanner(hudiTables, pool), Duration.ofMinutes(3), TablePoller.Backlog.READ, PollObserver.NONE, tableId -> true,
       Clock.systemUTC());
 
   @TempDir

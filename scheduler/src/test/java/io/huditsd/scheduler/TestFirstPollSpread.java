@@ -32,7 +32,7 @@ class TestFirstPollSpread {
   private final TableRegistry registry = new TableRegistry();
   private final PollingService polling = new PollingService(
       new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
-          new DuePlanner(hudiTables, holdingPool.pool()), Duration.ofSeconds(1), PollObserver.NONE, tableId -> true,
+          new DuePlanner(hudiTables, holdingPool.pool()), Duration.ofSeconds(1), TablePoller.Backlog.READ, PollObserver.NONE, tableId -> true,
           Clock.fixed(NOW, ZoneOffset.UTC)),
       registry, 1, new FirstPolls(Clock.fixed(NOW, ZoneOffset.UTC)));
 

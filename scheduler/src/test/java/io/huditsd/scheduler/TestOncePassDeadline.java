@@ -45,7 +45,7 @@ class TestOncePassDeadline {
     }
   });
   private final TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
-      new DuePlanner(hudiTables, pool), Duration.ofMinutes(3), PollObserver.NONE, tableId -> true,
+      new DuePlanner(hudiTables, pool), Duration.ofMinutes(3), TablePoller.Backlog.READ, PollObserver.NONE, tableId -> true,
       Clock.systemUTC());
 
   @TempDir

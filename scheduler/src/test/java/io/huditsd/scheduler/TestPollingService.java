@@ -42,7 +42,7 @@ class TestPollingService {
   @BeforeEach
   void startPolling() throws Exception {
     TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
-        new DuePlanner(hudiTables, pool), Duration.ofSeconds(1), PollObserver.NONE, tableId -> true,
+        new DuePlanner(hudiTables, pool), Duration.ofSeconds(1), TablePoller.Backlog.READ, PollObserver.NONE, tableId -> true,
         Clock.systemUTC());
     polling = new PollingService(poller, registry, 2);
     registry.addListener(polling);

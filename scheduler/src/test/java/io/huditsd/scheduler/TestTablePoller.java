@@ -46,7 +46,7 @@ class TestTablePoller {
   private final WorkerPool pool = holdingPool.pool();
   private final SettableClock clock = new SettableClock(Instant.parse("2026-12-01T12:00:00Z"));
   private final TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
-      new DuePlanner(hudiTables, pool), MAX_BACKOFF, PollObserver.NONE, tableId -> true, clock);
+      new DuePlanner(hudiTables, pool), MAX_BACKOFF, TablePoller.Backlog.READ, PollObserver.NONE, tableId -> true, clock);
 
   @TempDir
   Path directory;
@@ -75,6 +75,26 @@ class TestTablePoller {
     assertThat(snapshot.lastChange()).isEqualTo(snapshot.lastPoll());
     assertThat(snapshot.consecutiveFailures()).isZero();
     assertThat(snapshot.lastError()).isEmpty();
+  }
+
+  @Test
+  void aPollerThatSkipsTheBacklogStillPlansButPublishesNoFigures() throws IOException {
+    ServicedTable table = mor("orders", Map.of("hoodie.compact.inline.max.delta.commits", "2"));
+    localTables.upsert(table, 0, 5, 2);
+    TablePoller once = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
+        new DuePlanner(hudiTables, pool), MAX_BACKOFF, TablePoller.Backlog.SKIPPED, PollObserver.NONE,
+        tableId -> true, clock);
+    TableState skipping = new TableState(table);
+    TableState reading = new TableState(table);
+
+    assertThat(once.poll(skipping, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(skipping.snapshot().backlog()).isEmpty();
+    assertThat(pool.snapshot()).extracting(RunRecord::item).singleElement()
+        .satisfies(item -> assertThat(item.service()).isEqualTo(ServiceType.COMPACTION));
+
+    poller.poll(reading, false);
+    assertThat(reading.snapshot().backlog()).hasValueSatisfying(backlog ->
+        assertThat(backlog.pendingPlans()).containsEntry(ServiceType.COMPACTION, 1));
   }
 
   @Test
@@ -399,7 +419,7 @@ class TestTablePoller {
     ServicedTable table = mor("orders", Map.of("hoodie.compact.inline.max.delta.commits", "2"));
     ScriptedOwnership ownership = new ScriptedOwnership();
     TablePoller owningPoller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
-        new DuePlanner(hudiTables, pool), MAX_BACKOFF, PollObserver.NONE, ownership, clock);
+        new DuePlanner(hudiTables, pool), MAX_BACKOFF, TablePoller.Backlog.READ, PollObserver.NONE, ownership, clock);
     TableState state = new TableState(table);
     assertThat(owningPoller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
     TableSnapshot before = state.snapshot();

@@ -103,7 +103,7 @@ class TestStorageRequests {
   private TablePoller poller() {
     HudiTables tables = new HudiTables(hadoopConfiguration, new HeartbeatSettings(60_000, 2));
     return new TablePoller(tables, hadoopConfiguration, new DuePlanner(tables, pool), Duration.ofMinutes(5),
-        PollObserver.NONE, tableId -> true, clock);
+        TablePoller.Backlog.READ, PollObserver.NONE, tableId -> true, clock);
   }
 
   /** The collector's samples for {@code basePath}'s store, by series: {@code list}, ..., {@code throttled}. */
