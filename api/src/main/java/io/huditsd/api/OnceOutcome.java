@@ -12,7 +12,10 @@ enum OnceOutcome {
   SERVICED(0),
   /** Every table was read and nothing was due or pending on any of them. */
   NOTHING_TO_DO(0),
-  /** A table could not be polled, a run failed, or the pass timed out; the other tables were still serviced. */
+  /**
+   * A table could not be polled, a plan's last run in the pass failed, or the pass timed out; the other tables were
+   * still serviced.
+   */
   TABLE_FAILED(1),
   /** Bad flags or a bad configuration file: nothing ran. */
   BAD_INPUT(2);
