@@ -27,6 +27,12 @@ import java.util.concurrent.TimeUnit;
  * talks to it over HTTP only. Buckets are created at start; objects live under {@code root} (a directory of the
  * caller's, kept after stop so a failed test can be inspected).
  *
+ * <p>Unlike S3, S3Mock 4.12.4 checks a conditional PUT's precondition and then stores the object without holding
+ * anything between the two ({@code ObjectController.putObject}): two {@code If-None-Match: *} PUTs of one key that
+ * arrive together can both succeed, the later one overwriting. Two storage-lock clients racing for a free lock can
+ * therefore both believe they won; the daemon's fencing ({@code FencedStorageLockProvider.checkStillHeld}, which
+ * re-reads the lock file before a write under the lock) refuses the loser's write, as it would a lease lost on S3.
+ *
  * <p>Also runnable from scripts ({@code bench/}): {@code java -cp <this jar> io.huditsd.testing.s3.S3MockServer ROOT
  * BUCKET...} prints the endpoint and serves until killed.
  */
