@@ -5,6 +5,7 @@ import io.huditsd.config.EnginePolicy;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.util.ClusteringUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,7 +109,7 @@ public class ExecutionPlacement {
           estimate.basis(), memoryBudgetBytes);
       return new Placement(EngineKind.SPARK, estimate);
     }
-    long inputBytes = inputBytes(metaClient, plan);
+    long inputBytes = inputBytes(metaClient, table, plan);
     if (inputBytes >= minBytes) {
       LOG.info("Placed table={} service={} instant={} engine=spark: input {} bytes reaches {} = {}", table.id(),
           plan.service().configName(), plan.instant(), inputBytes, EnginePolicy.SPARK_MIN_BYTES, minBytes);
@@ -118,11 +119,22 @@ public class ExecutionPlacement {
   }
 
   /**
-   * Bytes the plan reads, as its "Scheduled" log line counts them ({@link PlanSizes}): log bytes for compaction,
-   * the files of the slices for clustering (which the plan does not record, so they are looked up).
+   * Bytes the plan decodes: log bytes for compaction; for clustering the files of the slices it rewrites (which the
+   * plan does not record, so they are looked up), without the groups a binary copy copies: the crossover behind
+   * {@code tsd.engine.spark.min.bytes} is a rewrite's, and a copy is faster in the daemon at any size than a Spark
+   * submission's fixed cost.
    */
-  static long inputBytes(HoodieTableMetaClient metaClient, PendingPlan plan) {
-    return plan.service() == ServiceType.CLUSTERING ? PlanSizes.of(metaClient, plan).bytesIn() : plan.inputBytes();
+  private long inputBytes(HoodieTableMetaClient metaClient, ServicedTable table, PendingPlan plan) {
+    if (plan.service() != ServiceType.CLUSTERING) {
+      return plan.inputBytes();
+    }
+    try {
+      return estimator.clusteringBytesRewritten(metaClient, table.hoodieKeys(),
+          ClusteringUtils.getPendingClusteringPlan(metaClient, plan.instant()));
+    } catch (RuntimeException e) {
+      // As for the estimate: the run reads the same plan and reports the problem with its own message.
+      return plan.inputBytes();
+    }
   }
 
   private void checkRequest(ServicedTable table, PendingPlan plan, EngineKind requested) {

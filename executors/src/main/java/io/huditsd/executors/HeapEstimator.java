@@ -173,11 +173,16 @@ public class HeapEstimator {
       return new HeapEstimate(0, "clustering: no groups");
     }
     if (isBinaryCopy(plan, keys)) {
-      return binaryCopy(metaClient, plan, groups);
+      return binaryCopy(metaClient, keys, plan, groups);
     }
     if (streams(plan, keys)) {
       return streamedRewrite(metaClient, keys, groups);
     }
+    return listRewrite(metaClient, groups);
+  }
+
+  /** Hudi's sorted rewrite holds a group's records in a list; groups run one after another: the largest counts. */
+  private HeapEstimate listRewrite(HoodieTableMetaClient metaClient, List<HoodieClusteringGroup> groups) {
     long largest = 0;
     for (HoodieClusteringGroup group : groups) {
       largest = Math.max(largest, groupBytes(metaClient, group));
@@ -185,6 +190,25 @@ public class HeapEstimator {
     return new HeapEstimate(rewriteBytes(largest), String.format(Locale.ROOT,
         "%d %s, largest %s x %.1f decode factor + %s per run", groups.size(), groups.size() == 1 ? "group" : "groups",
         ByteSize.format(largest), DECODE_FACTOR, ByteSize.format(REWRITE_FIXED_BYTES)));
+  }
+
+  /**
+   * Bytes of the groups a clustering plan rewrites: every group's, except for a binary-copy plan the groups it can
+   * copy (as far as the plan shows; a group whose footers turn out not to match is rewritten all the same). What
+   * {@code tsd.engine.spark.min.bytes} is weighed against: a copy costs about what reading its bytes costs, in the
+   * daemon as on Spark, where a submission alone costs tens of seconds.
+   */
+  public long clusteringBytesRewritten(HoodieTableMetaClient metaClient, Map<String, String> keys,
+                                       HoodieClusteringPlan plan) {
+    List<HoodieClusteringGroup> groups = plan.getInputGroups() == null ? List.of() : plan.getInputGroups();
+    boolean copies = isBinaryCopy(plan, keys);
+    long bytes = 0;
+    for (HoodieClusteringGroup group : groups) {
+      if (!copies || !CopyHeap.copyable(plan, group, metaClient.getTableConfig())) {
+        bytes += groupBytes(metaClient, group);
+      }
+    }
+    return bytes;
   }
 
   /**
@@ -246,33 +270,44 @@ public class HeapEstimator {
             || bulkInsertSortMode.trim().equalsIgnoreCase("NONE"));
   }
 
-  private HeapEstimate binaryCopy(HoodieTableMetaClient metaClient, HoodieClusteringPlan plan,
-                                  List<HoodieClusteringGroup> groups) {
+  /**
+   * The largest source file of the groups copied, and the groups the copy must rewrite (log files, sort columns,
+   * ...) as their rewrite holds them: streamed unless the plan sorts ({@code JavaBinaryCopyClusteringExecutionStrategy}
+   * hands them to the streaming rewrite, which passes sorted groups on to Hudi's list strategy).
+   */
+  private HeapEstimate binaryCopy(HoodieTableMetaClient metaClient, Map<String, String> keys,
+                                  HoodieClusteringPlan plan, List<HoodieClusteringGroup> groups) {
     long largestFile = 0;
-    long largestRewrite = 0;
-    int rewritten = 0;
+    int copied = 0;
+    List<HoodieClusteringGroup> rewritten = new ArrayList<>();
     for (HoodieClusteringGroup group : groups) {
       if (CopyHeap.copyable(plan, group, metaClient.getTableConfig())) {
+        copied++;
         for (HoodieSliceInfo slice : group.getSlices()) {
           largestFile = Math.max(largestFile,
               PlanSizes.fileSize(metaClient, slice.getPartitionPath(), slice.getDataFilePath()));
         }
       } else {
-        rewritten++;
-        largestRewrite = Math.max(largestRewrite, groupBytes(metaClient, group));
+        rewritten.add(group);
       }
     }
     long copyBuffer = Math.min(largestFile, CopyHeap.bufferCapBytes());
-    long rewrite = rewritten == 0 ? 0 : rewriteBytes(largestRewrite);
-    String basis = String.format(Locale.ROOT, "binary copy of %d %s, largest source file %s",
-        groups.size() - rewritten, groups.size() - rewritten == 1 ? "group" : "groups", ByteSize.format(largestFile));
-    if (rewritten > 0) {
-      basis += String.format(Locale.ROOT, "; %d %s rewritten (log files, sort columns, ...), largest %s x %.1f"
-          + " decode factor + %s", rewritten, rewritten == 1 ? "group" : "groups", ByteSize.format(largestRewrite),
-          DECODE_FACTOR, ByteSize.format(REWRITE_FIXED_BYTES));
+    String basis = String.format(Locale.ROOT, "binary copy of %d %s, largest source file %s", copied,
+        copied == 1 ? "group" : "groups", ByteSize.format(largestFile));
+    if (rewritten.isEmpty()) {
+      return new HeapEstimate(copyBuffer, basis);
     }
+    HeapEstimate rewrite = streamsWith(ClusteringStrategyMatch.JAVA_STREAMING_REWRITE, sortColumns(plan),
+        keys.get(BULK_INSERT_SORT_MODE_KEY))
+        ? streamedRewrite(metaClient, keys, rewritten) : listRewrite(metaClient, rewritten);
     // Copies run before the rewrite of the rest, one at a time: the larger of the two is what is held at once.
-    return new HeapEstimate(Math.max(copyBuffer, rewrite), basis);
+    return new HeapEstimate(Math.max(copyBuffer, rewrite.bytes()),
+        basis + "; rewritten (log files, sort columns, ...): " + rewrite.basis());
+  }
+
+  private static String sortColumns(HoodieClusteringPlan plan) {
+    return plan.getStrategy() == null || plan.getStrategy().getStrategyParams() == null ? null
+        : plan.getStrategy().getStrategyParams().get(SORT_COLUMNS_KEY);
   }
 
   /**

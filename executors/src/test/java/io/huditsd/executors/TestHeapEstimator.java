@@ -209,7 +209,7 @@ class TestHeapEstimator {
   }
 
   @Test
-  void aBinaryCopyHoldsItsLargestSourceFileAndAGroupWithLogsCountsAsARewrite() throws IOException {
+  void aBinaryCopyHoldsItsLargestSourceFileAndAGroupWithLogsCountsAsItsRewrite() throws IOException {
     ServicedTable table = localTables.create(directory.resolve("cow"), HoodieTableType.COPY_ON_WRITE, 9, Map.of());
     HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
     Path partition = Files.createDirectories(directory.resolve("cow").resolve("eu"));
@@ -231,9 +231,22 @@ class TestHeapEstimator {
 
     assertThat(estimator.clustering(metaClient, Map.of(), copyOnly))
         .isEqualTo(new HeapEstimate(3 * MIB, "binary copy of 1 group, largest source file 3.0 MiB"));
+    // The group with a log goes to the streaming rewrite: its slice's 0.5 MiB of logs x 16, two row groups (here
+    // the group's 1 MiB), 16 MiB.
     assertThat(estimator.clustering(metaClient, Map.of(), mixed)).isEqualTo(new HeapEstimate(
-        HeapEstimator.rewriteBytes(MIB), "binary copy of 1 group, largest source file 3.0 MiB; 1 group rewritten"
-            + " (log files, sort columns, ...), largest 1.0 MiB x " + factor() + " decode factor + 16.0 MiB"));
+        8 * MIB + 2 * MIB + 16 * MIB, "binary copy of 1 group, largest source file 3.0 MiB; rewritten (log files,"
+            + " sort columns, ...): streamed rewrite of 1 group, largest 1.0 MiB: one slice's logs x 16.0 decode"
+            + " factor + 2 row groups + 16.0 MiB per run"));
+    // Sorted, no group is copied and every one is held in a list by Hudi's sorted rewrite.
+    HoodieClusteringPlan sortedCopy = clusteringPlan(JavaBinaryCopyClusteringExecutionStrategy.class.getName(),
+        List.of(copied, rewritten), Map.of(HeapEstimator.SORT_COLUMNS_KEY, "event_id"));
+    assertThat(estimator.clustering(metaClient, Map.of(), sortedCopy).bytes())
+        .isEqualTo(HeapEstimator.rewriteBytes(4 * MIB));
+    // What tsd.engine.spark.min.bytes weighs: the bytes rewritten, not those a copy copies.
+    assertThat(estimator.clusteringBytesRewritten(metaClient, Map.of(), copyOnly)).isZero();
+    assertThat(estimator.clusteringBytesRewritten(metaClient, Map.of(), mixed)).isEqualTo(MIB);
+    assertThat(estimator.clusteringBytesRewritten(metaClient, Map.of(), sortedCopy)).isEqualTo(5 * MIB);
+    assertThat(estimator.clusteringBytesRewritten(metaClient, Map.of(), streamed)).isEqualTo(5 * MIB);
     assertThat(estimator.clustering(metaClient, Map.of(), rewrite)).isEqualTo(new HeapEstimate(
         HeapEstimator.rewriteBytes(4 * MIB), "2 groups, largest 4.0 MiB x " + factor()
             + " decode factor + 16.0 MiB per run"));
