@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Default (rewrite) clustering benchmark, brief (issue 16): `bin/tsd once --services clustering` with the daemon's
-# default strategies (HotAwareClusteringPlanStrategy, whose plans name Hudi's JavaSortAndSizeExecutionStrategy, executed
-# by the daemon's JavaStreamingRewriteExecutionStrategy) against Hudi's
+# Default clustering benchmark, brief (issue 16): `bin/tsd once --services clustering` with the daemon's default
+# strategies (binary copy: JavaBinaryCopyClusteringPlanStrategy, whose plans name JavaBinaryCopyClusteringExecutionStrategy)
+# and, as tsd-rewrite, with the rewrite named (HotAwareClusteringPlanStrategy, whose plans name Hudi's
+# JavaSortAndSizeExecutionStrategy, executed by the daemon's JavaStreamingRewriteExecutionStrategy) against Hudi's
 # Spark rewrite (SparkSizeBasedClusteringPlanStrategy + SparkSortAndSizeExecutionStrategy through CALL
 # run_clustering, Spark local[2], official bundle 1.2.0) on identical copies of a COW table of many small gzip files
 # (bench/BinaryCopyTable.java: COMMITS files of ROWS_PER_COMMIT rows). Each contender a whole process under
@@ -15,7 +16,7 @@
 #   BENCH_DIR        working directory; source tables are kept, runs/ and logs/ wiped [/tmp/hudi-tsd-bench-clustering]
 #   COMMITS, ROWS_PER_COMMIT                                                          [40 15000]
 #   HEAP             -Xmx of every JVM                                                [2g]
-#   CONTENDERS       [tsd spark-rewrite]; also tsd-warnlog: tsd with the root logger at WARN
+#   CONTENDERS       [tsd tsd-rewrite spark-rewrite]; also tsd-warnlog: tsd with the root logger at WARN
 #                    (-Dlogback.configurationFile=bench/logback-warn.xml; `once` does that itself since issue 16)
 #   JFR              1: record tsd and tsd-warnlog (settings=profile: execution and allocation samples) [1]
 #   VERIFY_SPARK     1: count rows and distinct keys of every clustered copy with Spark [1]
@@ -27,7 +28,7 @@ dir=${BENCH_DIR:-/tmp/hudi-tsd-bench-clustering}
 commits=${COMMITS:-40}
 rows_per_commit=${ROWS_PER_COMMIT:-15000}
 heap=${HEAP:-2g}
-contenders=${CONTENDERS:-tsd spark-rewrite}
+contenders=${CONTENDERS:-tsd tsd-rewrite spark-rewrite}
 jfr=${JFR:-1}
 verify_spark=${VERIFY_SPARK:-1}
 jar="$home/api/target/hudi-tsd.jar"
@@ -106,6 +107,9 @@ for contender in $contenders; do
   case $contender in
     tsd) TSD_JAVA_OPTS="$(tsd_opts tsd)" contend tsd "$home/bin/tsd" once --table "$dir/runs/tsd" \
       --services clustering "${hot_off[@]}" ;;
+    tsd-rewrite) TSD_JAVA_OPTS="$(tsd_opts tsd-rewrite)" contend tsd-rewrite "$home/bin/tsd" once \
+      --table "$dir/runs/tsd-rewrite" --services clustering "${hot_off[@]}" \
+      --hoodie-conf hoodie.clustering.plan.strategy.class=io.huditsd.executors.clustering.HotAwareClusteringPlanStrategy ;;
     tsd-warnlog) TSD_JAVA_OPTS="$(tsd_opts tsd-warnlog "-Dlogback.configurationFile=$home/bench/logback-warn.xml")" \
       contend tsd-warnlog "$home/bin/tsd" once --table "$dir/runs/tsd-warnlog" --services clustering "${hot_off[@]}" ;;
     spark-rewrite) contend spark-rewrite java -Xmx"$heap" -Xlog:gc:file="$dir/logs/spark-rewrite.gc" "${spark_flags[@]}" \
@@ -132,6 +136,10 @@ fi
     echo
     awk -v sw="${wall[spark-rewrite]}" -v tw="${wall[tsd]}" -v sc="${cpu[spark-rewrite]}" -v tc="${cpu[tsd]}" \
       'BEGIN { printf "spark-rewrite / tsd: %.2fx wall, %.2fx CPU\n", sw / tw, sc / tc }'
+  fi
+  if [ -n "${wall[tsd-rewrite]:-}" ] && [ -n "${wall[spark-rewrite]:-}" ]; then
+    awk -v sw="${wall[spark-rewrite]}" -v tw="${wall[tsd-rewrite]}" -v sc="${cpu[spark-rewrite]}" \
+      -v tc="${cpu[tsd-rewrite]}" 'BEGIN { printf "spark-rewrite / tsd-rewrite: %.2fx wall, %.2fx CPU\n", sw / tw, sc / tc }'
   fi
   if [ -n "$verified" ]; then
     echo

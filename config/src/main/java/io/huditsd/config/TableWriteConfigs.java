@@ -35,8 +35,23 @@ import java.util.Set;
 public final class TableWriteConfigs {
   /** Writers win over the daemon's clustering (see the class in lock-providers). */
   public static final String CONFLICT_RESOLUTION_STRATEGY = "io.huditsd.lock.IngestionFirstConflictResolutionStrategy";
-  /** Clustering plans leave out the file groups writers wrote recently (see the class in executors). */
-  public static final String CLUSTERING_PLAN_STRATEGY = "io.huditsd.executors.clustering.HotAwareClusteringPlanStrategy";
+  /**
+   * The default clustering plans: binary copy (see the class in executors), which stitches Parquet row groups
+   * without decoding a record and rewrites only the groups it cannot copy. Like the rewrite's plans, they leave out
+   * the file groups writers wrote recently.
+   */
+  public static final String BINARY_COPY_PLAN_STRATEGY =
+      "io.huditsd.executors.clustering.JavaBinaryCopyClusteringPlanStrategy";
+  /**
+   * Clustering plans that every record is rewritten for (Hudi's size-based plans, without the file groups writers
+   * wrote recently): the default where the user's keys ask for what only a rewrite does ({@link
+   * #clusteringPlanStrategy}), and what users name to have every group rewritten.
+   */
+  public static final String REWRITE_PLAN_STRATEGY = "io.huditsd.executors.clustering.HotAwareClusteringPlanStrategy";
+  static final String PLAN_STRATEGY_KEY = "hoodie.clustering.plan.strategy.class";
+  static final String EXECUTION_STRATEGY_KEY = "hoodie.clustering.execution.strategy.class";
+  static final String SORT_COLUMNS_KEY = "hoodie.clustering.plan.strategy.sort.columns";
+  static final String BULK_INSERT_SORT_MODE_KEY = "hoodie.bulkinsert.sort.mode";
 
   private TableWriteConfigs() {
   }
@@ -54,7 +69,7 @@ public final class TableWriteConfigs {
   public static HoodieWriteConfig build(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                         HeartbeatSettings heartbeat, MetadataIndexes wanted) {
     Properties properties = new Properties();
-    properties.putAll(daemonDefaults());
+    properties.putAll(daemonDefaults(userKeys));
     properties.putAll(EnginePolicy.withoutDaemonKeys(userKeys));
     properties.putAll(planHeartbeat(heartbeat));
     properties.putAll(tableDerived(metaClient, wanted));
@@ -68,7 +83,7 @@ public final class TableWriteConfigs {
   /** The effective policy: every key the daemon passes to Hudi for this table, before Hudi adds its own defaults. */
   public static Map<String, String> effectiveKeys(HoodieTableMetaClient metaClient, Map<String, String> userKeys,
                                                   HeartbeatSettings heartbeat, MetadataIndexes wanted) {
-    Map<String, String> keys = new LinkedHashMap<>(daemonDefaults());
+    Map<String, String> keys = new LinkedHashMap<>(daemonDefaults(userKeys));
     keys.putAll(EnginePolicy.withoutDaemonKeys(userKeys));
     keys.putAll(planHeartbeat(heartbeat));
     Map<String, String> derived = tableDerived(metaClient, wanted);
@@ -81,7 +96,8 @@ public final class TableWriteConfigs {
   public static final String DFS_BUFFER_KEY = "hoodie.memory.dfs.buffer.max.size";
   public static final int DFS_BUFFER_BYTES = 1 << 20;
 
-  static Map<String, String> daemonDefaults() {
+  /** @param userKeys what the user asked for; a default may follow it (the clustering plan strategy does) */
+  static Map<String, String> daemonDefaults(Map<String, String> userKeys) {
     Map<String, String> keys = new LinkedHashMap<>();
     // The daemon is a second process on a table that writers own: Hudi's multi-writer mode makes every plan
     // scheduling and commit take the table lock, and LAZY rollback leaves a writer's inflight commit alone while
@@ -99,7 +115,7 @@ public final class TableWriteConfigs {
     // Ingestion first: clustering plans around the file groups writers wrote recently, and when a writer still
     // updates a file group of a pending plan, the daemon's clustering commit is the one that fails (Hudi's
     // PreferWriter resolution, also against writers not yet inflight), is rolled back and planned anew.
-    keys.put("hoodie.clustering.plan.strategy.class", CLUSTERING_PLAN_STRATEGY);
+    keys.put(PLAN_STRATEGY_KEY, clusteringPlanStrategy(userKeys));
     keys.put("hoodie.write.lock.conflict.resolution.strategy", CONFLICT_RESOLUTION_STRATEGY);
     keys.put("hoodie.clustering.fail.on.pending.ingestion.during.conflict.resolution", "true");
     // Hudi buffers every log file it opens (the table's and the metadata table's) in a buffer of this size, 16 MiB
@@ -107,6 +123,22 @@ public final class TableWriteConfigs {
     // docs/benchmarks.md, "Compaction"). 1 MiB is what Hudi's own MapReduce readers use; users may still set it.
     keys.put(DFS_BUFFER_KEY, Integer.toString(DFS_BUFFER_BYTES));
     return keys;
+  }
+
+  /**
+   * Binary copy, unless the user's keys ask for what only a rewrite does: a sort order (sort columns, or a
+   * bulk-insert sort mode other than NONE), or an execution strategy of their choosing (binary-copy plans name their
+   * own, and the daemon executes a plan with the strategy it names). Without a sort order a rewrite writes the
+   * records in the order it reads them, as a copy does, for 6-8x its CPU (docs/benchmarks.md, "Default
+   * clustering"); a copy keeps the writers' row groups and codec, which is why users may still name {@link
+   * #REWRITE_PLAN_STRATEGY}.
+   */
+  static String clusteringPlanStrategy(Map<String, String> userKeys) {
+    String sortColumns = userKeys.get(SORT_COLUMNS_KEY);
+    String sortMode = userKeys.get(BULK_INSERT_SORT_MODE_KEY);
+    boolean sorted = (sortColumns != null && !sortColumns.isBlank())
+        || (sortMode != null && !sortMode.isBlank() && !sortMode.trim().equalsIgnoreCase("NONE"));
+    return sorted || userKeys.containsKey(EXECUTION_STRATEGY_KEY) ? REWRITE_PLAN_STRATEGY : BINARY_COPY_PLAN_STRATEGY;
   }
 
   /**

@@ -67,8 +67,8 @@ class TestTableWriteConfigs {
     assertThat(config.isEmbeddedTimelineServerEnabled()).isFalse();
     assertThat(config.getMarkersType()).isEqualTo(MarkerType.DIRECT);
     // EngineType.JAVA shows in the strategies Hudi picks; with SPARK it would pick Spark classes. The plan strategy
-    // is the daemon's (Hudi's Java size-based strategy around hot data).
-    assertThat(config.getClusteringPlanStrategyClass()).isEqualTo(TableWriteConfigs.CLUSTERING_PLAN_STRATEGY);
+    // is the daemon's (binary copy around hot data, see below).
+    assertThat(config.getClusteringPlanStrategyClass()).isEqualTo(TableWriteConfigs.BINARY_COPY_PLAN_STRATEGY);
     assertThat(config.getClusteringExecutionStrategyClass())
         .isEqualTo(HoodieClusteringConfig.JAVA_SORT_AND_SIZE_EXECUTION_STRATEGY);
     assertThat(config.getBasePath()).isEqualTo(table.getBasePath().toString());
@@ -103,6 +103,38 @@ class TestTableWriteConfigs {
     assertThat(config.getProps().getString("hoodie.write.lock.conflict.resolution.strategy"))
         .isEqualTo(TableWriteConfigs.CONFLICT_RESOLUTION_STRATEGY);
     assertThat(config.isClusteringBlockForPendingIngestion()).isTrue();
+  }
+
+  @Test
+  void clusteringCopiesRowGroupsUnlessTheUsersKeysAskForARewrite() throws IOException {
+    HoodieTableMetaClient table = createTable(9, "");
+    assertThat(planStrategy(table, Map.of())).isEqualTo(TableWriteConfigs.BINARY_COPY_PLAN_STRATEGY);
+    assertThat(planStrategy(table, Map.of("hoodie.bulkinsert.sort.mode", "none")))
+        .isEqualTo(TableWriteConfigs.BINARY_COPY_PLAN_STRATEGY);
+    assertThat(planStrategy(table, Map.of("hoodie.clustering.plan.strategy.sort.columns", " ")))
+        .isEqualTo(TableWriteConfigs.BINARY_COPY_PLAN_STRATEGY);
+    // A sort order needs every record; a copy keeps the writers' order.
+    assertThat(planStrategy(table, Map.of("hoodie.clustering.plan.strategy.sort.columns", "ts")))
+        .isEqualTo(TableWriteConfigs.REWRITE_PLAN_STRATEGY);
+    assertThat(planStrategy(table, Map.of("hoodie.bulkinsert.sort.mode", "GLOBAL_SORT")))
+        .isEqualTo(TableWriteConfigs.REWRITE_PLAN_STRATEGY);
+    // Binary-copy plans name their own execution strategy; a user's own must stay the one the plans name.
+    assertThat(planStrategy(table, Map.of("hoodie.clustering.execution.strategy.class",
+        HoodieClusteringConfig.JAVA_SORT_AND_SIZE_EXECUTION_STRATEGY)))
+        .isEqualTo(TableWriteConfigs.REWRITE_PLAN_STRATEGY);
+    // A plan strategy the user names wins, whatever else is set.
+    assertThat(planStrategy(table, Map.of("hoodie.clustering.plan.strategy.class",
+        TableWriteConfigs.REWRITE_PLAN_STRATEGY))).isEqualTo(TableWriteConfigs.REWRITE_PLAN_STRATEGY);
+    assertThat(planStrategy(table, Map.of("hoodie.clustering.plan.strategy.class",
+        TableWriteConfigs.BINARY_COPY_PLAN_STRATEGY, "hoodie.clustering.plan.strategy.sort.columns", "ts")))
+        .isEqualTo(TableWriteConfigs.BINARY_COPY_PLAN_STRATEGY);
+    assertThat(TableWriteConfigs.effectiveKeys(table, Map.of("hoodie.clustering.plan.strategy.sort.columns", "ts"),
+        HEARTBEAT, NO_INDEXES)).containsEntry("hoodie.clustering.plan.strategy.class",
+        TableWriteConfigs.REWRITE_PLAN_STRATEGY);
+  }
+
+  private static String planStrategy(HoodieTableMetaClient table, Map<String, String> userKeys) {
+    return TableWriteConfigs.build(table, userKeys, HEARTBEAT, NO_INDEXES).getClusteringPlanStrategyClass();
   }
 
   @Test

@@ -1,7 +1,9 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.config.ServicedTable;
+import io.huditsd.config.TableWriteConfigs;
 import io.huditsd.executors.ActionResult;
+import io.huditsd.executors.ClusteringStrategyMatch;
 import io.huditsd.executors.HeapEstimator;
 import io.huditsd.executors.LocalTables;
 import io.huditsd.executors.PendingPlan;
@@ -106,12 +108,15 @@ class TestClusteringGroupCap {
   }
 
   /**
-   * The default plan is executed by the daemon's streaming rewrite, which holds a row group or two whatever the
-   * group's size: it is planned as the table says, and its estimate fits the budget the list estimate would not.
+   * The rewrite's unsorted plan is executed by the daemon's streaming rewrite, which holds a row group or two
+   * whatever the group's size: it is planned as the table says, and its estimate fits the budget the list estimate
+   * would not.
    */
   @Test
   void streamedGroupsArePlannedAsTheTableSaysAndFitTheBudget() throws IOException {
-    ServicedTable table = tableWithSmallFiles("streamed", CLUSTER_NOW);
+    Map<String, String> keys = new java.util.HashMap<>(CLUSTER_NOW);
+    keys.put("hoodie.clustering.plan.strategy.class", TableWriteConfigs.REWRITE_PLAN_STRATEGY);
+    ServicedTable table = tableWithSmallFiles("streamed", keys);
 
     HoodieClusteringPlan plan = planClustering(table);
 
@@ -120,6 +125,23 @@ class TestClusteringGroupCap {
     assertThat(plan.getInputGroups()).hasSize(2);
     assertThat(plan.getInputGroups()).anyMatch(group -> groupBytes(metaClient, group) > GroupCap.largestGroupWithin(BUDGET));
     assertThat(HeapEstimator.streams(plan, table.hoodieKeys())).isTrue();
+    synchronized (runs) {
+      assertThat(runs).filteredOn(run -> run.item().service().configName().equals("clustering"))
+          .extracting(RunRecord::status).doesNotContain(RunStatus.FAILED).isNotEmpty();
+    }
+  }
+
+  /** The default plan copies row groups: it holds one source file, so it is planned as the table says too. */
+  @Test
+  void binaryCopyGroupsOfTheDefaultPlanArePlannedAsTheTableSaysAndFitTheBudget() throws IOException {
+    ServicedTable table = tableWithSmallFiles("copied", CLUSTER_NOW);
+
+    HoodieClusteringPlan plan = planClustering(table);
+
+    HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
+    assertThat(plan.getStrategy().getStrategyClassName()).isEqualTo(ClusteringStrategyMatch.JAVA_BINARY_COPY);
+    assertThat(plan.getInputGroups()).hasSize(2);
+    assertThat(plan.getInputGroups()).anyMatch(group -> groupBytes(metaClient, group) > GroupCap.largestGroupWithin(BUDGET));
     synchronized (runs) {
       assertThat(runs).filteredOn(run -> run.item().service().configName().equals("clustering"))
           .extracting(RunRecord::status).doesNotContain(RunStatus.FAILED).isNotEmpty();

@@ -55,9 +55,9 @@ class ChaosIT {
   /** What a trial does to the daemon. */
   enum Scenario {
     COMPACTION("compaction", "mor", Map.of()),
-    CLUSTERING("clustering", "cow", Map.of()),
-    BINARY_COPY("clustering", "cow", Map.of("hoodie.clustering.plan.strategy.class",
-        "io.huditsd.executors.clustering.JavaBinaryCopyClusteringPlanStrategy")),
+    CLUSTERING("clustering", "cow", Map.of("hoodie.clustering.plan.strategy.class",
+        "io.huditsd.executors.clustering.HotAwareClusteringPlanStrategy")),
+    BINARY_COPY("clustering", "cow", Map.of()),
     CLEAN("clean", "mor", Map.of()),
     ARCHIVE("archive", "mor", Map.of()),
     INDEX("index", "index", Map.of()),

@@ -27,8 +27,8 @@ import static io.huditsd.it.support.TrackedTable.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tables that Spark wrote in many small commits are clustered by {@code hudi-tsd once} with the binary-copy
- * strategy (row groups copied, not records rewritten). Spark must read the same rows afterwards, snapshot and, for
+ * Tables that Spark wrote in many small commits are clustered by {@code hudi-tsd once} with its default plans,
+ * binary copy (row groups copied, not records rewritten; no key names it). Spark must read the same rows afterwards, snapshot and, for
  * MOR, read_optimized; file slices with log files are rewritten instead, and a Spark upsert with the BLOOM index
  * must find the keys in the copied files.
  */
@@ -36,8 +36,6 @@ class SparkBinaryCopyClusteringIT {
   private static final int INSERT_COMMITS = 4;
   private static final int ROWS_PER_COMMIT = 45;
   private static final int KEYS = INSERT_COMMITS * ROWS_PER_COMMIT;
-  private static final String PLAN_STRATEGY =
-      "hoodie.clustering.plan.strategy.class=io.huditsd.executors.clustering.JavaBinaryCopyClusteringPlanStrategy";
   private static SparkPeer spark;
 
   @BeforeAll
@@ -128,9 +126,11 @@ class SparkBinaryCopyClusteringIT {
   private static void clusterOnce(Path work, Path basePath) throws InterruptedException {
     Tsd.Finished once = Tsd.run(work.resolve("once"), Duration.ofMinutes(3), "once", "--table", basePath.toString(),
         "--services", "clustering", "--workers", "2",
-        "--hoodie-conf", "hoodie.clustering.inline.max.commits=2", "--hoodie-conf", PLAN_STRATEGY,
+        "--hoodie-conf", "hoodie.clustering.inline.max.commits=2",
         "--hoodie-conf", "hoodie.clustering.plan.strategy.hot.commits=0", "--hoodie-conf", "hoodie.clustering.plan.strategy.hot.minutes=0");
     assertThat(once.exitCode()).as("exit code of once\n%s", once.output()).isZero();
+    assertThat(once.output()).as("execution strategy of the default plan\n%s", once.output())
+        .contains("execution strategy io.huditsd.executors.clustering.JavaBinaryCopyClusteringExecutionStrategy");
   }
 
   private static String onlyClustering(TableReader reader) {

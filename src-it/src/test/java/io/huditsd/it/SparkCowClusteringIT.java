@@ -73,7 +73,9 @@ class SparkCowClusteringIT {
     Tsd.Finished once = Tsd.run(work.resolve("once"), Duration.ofMinutes(3), "once", "--table", basePath.toString(),
         "--services", "clustering", "--workers", "2",
         "--hoodie-conf", "hoodie.clustering.inline.max.commits=2", "--hoodie-conf", "hoodie.clustering.plan.strategy.hot.commits=0",
-        "--hoodie-conf", "hoodie.clustering.plan.strategy.hot.minutes=0");
+        "--hoodie-conf", "hoodie.clustering.plan.strategy.hot.minutes=0",
+        // The rewrite, which the default (binary copy, SparkBinaryCopyClusteringIT) uses only for what it cannot copy.
+        "--hoodie-conf", "hoodie.clustering.plan.strategy.class=io.huditsd.executors.clustering.HotAwareClusteringPlanStrategy");
     assertThat(once.exitCode()).as("exit code of once\n%s", once.output()).isZero();
 
     HoodieTimeline timeline = reader.metaClient().getActiveTimeline();
@@ -83,8 +85,8 @@ class SparkCowClusteringIT {
     assertThat(timeline.filterInflightsAndRequested().getInstants()).as("unfinished instants").isEmpty();
     assertThat(once.stdout()).as("once reports the run\n%s", once.output())
         .contains("service=clustering instant=" + clustering + " status=succeeded");
-    // The default plan names Hudi's list strategy; the daemon executes it with its streaming rewrite.
-    assertThat(once.output()).as("execution strategy of the default plan\n%s", once.output())
+    // The rewrite's plan names Hudi's list strategy; the daemon executes it with its streaming rewrite.
+    assertThat(once.output()).as("execution strategy of the rewrite plan\n%s", once.output())
         .contains("execution strategy io.huditsd.executors.clustering.JavaStreamingRewriteExecutionStrategy");
     List<String> clustered = reader.latestBaseFiles(Listing.STORAGE);
     assertThat(clustered).as("latest base files after clustering, %d before: %s", before.size(), before)

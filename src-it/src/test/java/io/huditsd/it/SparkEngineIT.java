@@ -105,8 +105,6 @@ class SparkEngineIT {
           - path: %s
             id: spark_cow_copy
             services: [clustering]
-            hoodie:
-              hoodie.clustering.plan.strategy.class: io.huditsd.executors.clustering.JavaBinaryCopyClusteringPlanStrategy
         """.formatted(mor.basePath(), copy.basePath()), "spark_mor", "spark_cow_copy")) {
       // The compaction's driver is killed once its plan is inflight: SIGKILL, as a lost node would.
       String compaction = await("a compaction plan of spark_mor; " + daemon.logs())
@@ -174,6 +172,8 @@ class SparkEngineIT {
           - path: %s
             id: spark_cow
             services: [clustering]
+            hoodie:
+              hoodie.clustering.plan.strategy.class: io.huditsd.executors.clustering.HotAwareClusteringPlanStrategy
         """.formatted(table.basePath());
 
     String instant;

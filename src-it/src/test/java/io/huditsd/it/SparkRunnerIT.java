@@ -127,7 +127,10 @@ class SparkRunnerIT {
     table.upsert(IntStream.range(0, INSERT_COMMITS * ROWS_PER_COMMIT).filter(number -> number % 4 == 0)
         .mapToObj(number -> TrackedTable.row(number, 2_000, "v2")).toList());
     Map<String, PeerRow> expected = table.expected();
-    ServicedTable serviced = serviced("spark_cow", table, NO_HOT_FILE_GROUPS);
+    // The rewrite is asked for: the default plans copy row groups (binaryCopiesACopyOnWriteTableWithSparksCopyStrategy).
+    Map<String, String> rewrite = new HashMap<>(NO_HOT_FILE_GROUPS);
+    rewrite.put("hoodie.clustering.plan.strategy.class", "io.huditsd.executors.clustering.HotAwareClusteringPlanStrategy");
+    ServicedTable serviced = serviced("spark_cow", table, rewrite);
     String instant = schedule(serviced, new ClusteringService(Long.MAX_VALUE));
 
     // Killed as soon as the plan is inflight: what SparkAppHandle.kill() does to a client-mode driver (SIGKILL).
@@ -167,10 +170,8 @@ class SparkRunnerIT {
     TableReader reader = new TableReader(table.basePath());
     Map<String, Integer> inputChunks = ColumnChunks.digests(Path.of(table.basePath()),
         reader.latestBaseFiles(Listing.STORAGE));
-    Map<String, String> binaryCopy = new HashMap<>(NO_HOT_FILE_GROUPS);
-    binaryCopy.put("hoodie.clustering.plan.strategy.class",
-        "io.huditsd.executors.clustering.JavaBinaryCopyClusteringPlanStrategy");
-    ServicedTable serviced = serviced("spark_cow_copy", table, binaryCopy);
+    // No key names binary copy: it is the daemon's default plan.
+    ServicedTable serviced = serviced("spark_cow_copy", table, NO_HOT_FILE_GROUPS);
     String instant = schedule(serviced, new ClusteringService(Long.MAX_VALUE));
 
     Submission run = submit(work.resolve("clustering"), serviced, "clustering", instant);
