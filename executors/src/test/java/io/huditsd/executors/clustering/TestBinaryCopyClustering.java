@@ -1,6 +1,7 @@
 package io.huditsd.executors.clustering;
 
 import io.huditsd.config.ServicedTable;
+import io.huditsd.config.TableWriteConfigs;
 import io.huditsd.executors.ClusteringStrategyMatch;
 import io.huditsd.executors.HeapEstimate;
 import io.huditsd.executors.PendingPlans;
@@ -329,9 +330,11 @@ class TestBinaryCopyClustering {
 
   @Test
   void theDaemonExecutesAPlanThatNamesSparksBinaryCopyWithJavaBinaryCopy() throws Exception {
-    // Neither the table's configuration nor the planner are binary copy: only the plan, as a Spark planner writes it.
+    // Neither the table's configuration nor the planner are binary copy (the rewrite is named; binary copy is the
+    // default): only the plan, as a Spark planner writes it.
     ServicedTable table = tables.create(directory.resolve("sparkplan"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
-        Map.of(HotFileGroups.COMMITS_KEY, "0", HotFileGroups.MINUTES_KEY, "0"));
+        Map.of(HotFileGroups.COMMITS_KEY, "0", HotFileGroups.MINUTES_KEY, "0",
+            "hoodie.clustering.plan.strategy.class", TableWriteConfigs.REWRITE_PLAN_STRATEGY));
     for (int commit = 0; commit < 4; commit++) {
       tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
     }
