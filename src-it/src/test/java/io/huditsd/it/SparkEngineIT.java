@@ -105,6 +105,9 @@ class SparkEngineIT {
           - path: %s
             id: spark_cow_copy
             services: [clustering]
+            hoodie:
+              # Binary copy (the default plans) is asked for on Spark: under auto a copy stays in the daemon at any size.
+              tsd.engine.clustering: spark
         """.formatted(mor.basePath(), copy.basePath()), "spark_mor", "spark_cow_copy")) {
       // The compaction's driver is killed once its plan is inflight: SIGKILL, as a lost node would.
       String compaction = await("a compaction plan of spark_mor; " + daemon.logs())
