@@ -50,8 +50,8 @@ public final class TableWriteConfigs {
   public static final String REWRITE_PLAN_STRATEGY = "io.huditsd.executors.clustering.HotAwareClusteringPlanStrategy";
   static final String PLAN_STRATEGY_KEY = "hoodie.clustering.plan.strategy.class";
   static final String EXECUTION_STRATEGY_KEY = "hoodie.clustering.execution.strategy.class";
-  static final String SORT_COLUMNS_KEY = "hoodie.clustering.plan.strategy.sort.columns";
-  static final String BULK_INSERT_SORT_MODE_KEY = "hoodie.bulkinsert.sort.mode";
+  public static final String SORT_COLUMNS_KEY = "hoodie.clustering.plan.strategy.sort.columns";
+  public static final String BULK_INSERT_SORT_MODE_KEY = "hoodie.bulkinsert.sort.mode";
 
   private TableWriteConfigs() {
   }
@@ -134,11 +134,18 @@ public final class TableWriteConfigs {
    * #REWRITE_PLAN_STRATEGY}.
    */
   static String clusteringPlanStrategy(Map<String, String> userKeys) {
-    String sortColumns = userKeys.get(SORT_COLUMNS_KEY);
-    String sortMode = userKeys.get(BULK_INSERT_SORT_MODE_KEY);
-    boolean sorted = (sortColumns != null && !sortColumns.isBlank())
-        || (sortMode != null && !sortMode.isBlank() && !sortMode.trim().equalsIgnoreCase("NONE"));
+    boolean sorted = sorts(userKeys.get(SORT_COLUMNS_KEY), userKeys.get(BULK_INSERT_SORT_MODE_KEY));
     return sorted || userKeys.containsKey(EXECUTION_STRATEGY_KEY) ? REWRITE_PLAN_STRATEGY : BINARY_COPY_PLAN_STRATEGY;
+  }
+
+  /**
+   * Whether clustering sorts, and so needs every record of a group before it writes the first: sort columns (null or
+   * blank: none), or a bulk-insert sort mode other than NONE (null or blank: Hudi's default, NONE).
+   */
+  public static boolean sorts(String sortColumns, String bulkInsertSortMode) {
+    return (sortColumns != null && !sortColumns.isBlank())
+        || (bulkInsertSortMode != null && !bulkInsertSortMode.isBlank()
+            && !bulkInsertSortMode.trim().equalsIgnoreCase("NONE"));
   }
 
   /**

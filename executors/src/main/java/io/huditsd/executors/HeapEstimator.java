@@ -1,6 +1,7 @@
 package io.huditsd.executors;
 
 import io.huditsd.config.ServicedTable;
+import io.huditsd.config.TableWriteConfigs;
 import io.huditsd.executors.clustering.CopyHeap;
 import org.apache.hudi.avro.model.HoodieClusteringGroup;
 import org.apache.hudi.avro.model.HoodieClusteringPlan;
@@ -67,8 +68,8 @@ public class HeapEstimator {
   /** Hudi's spillable map cap when {@code hoodie.memory.compaction.max.size} is not set (see below). */
   public static final long SPILLABLE_MAP_DEFAULT_BYTES = HoodieMemoryConfig.DEFAULT_MAX_MEMORY_FOR_SPILLABLE_MAP_IN_BYTES;
   public static final String PARQUET_BLOCK_SIZE_KEY = "hoodie.parquet.block.size";
-  public static final String SORT_COLUMNS_KEY = "hoodie.clustering.plan.strategy.sort.columns";
-  public static final String BULK_INSERT_SORT_MODE_KEY = "hoodie.bulkinsert.sort.mode";
+  public static final String SORT_COLUMNS_KEY = TableWriteConfigs.SORT_COLUMNS_KEY;
+  public static final String BULK_INSERT_SORT_MODE_KEY = TableWriteConfigs.BULK_INSERT_SORT_MODE_KEY;
   /** Hudi's default {@value #PARQUET_BLOCK_SIZE_KEY}: a row group, which the reader and the writer each hold. */
   public static final long PARQUET_BLOCK_SIZE_DEFAULT = 120L << 20;
   /**
@@ -253,9 +254,7 @@ public class HeapEstimator {
    * groups go to Hudi's list-holding strategy, as {@code JavaStreamingRewriteExecutionStrategy} decides).
    */
   public static boolean streams(HoodieClusteringPlan plan, Map<String, String> keys) {
-    Map<String, String> params = plan.getStrategy() == null || plan.getStrategy().getStrategyParams() == null
-        ? Map.of() : plan.getStrategy().getStrategyParams();
-    return streamsWith(chosenStrategy(plan, keys), params.get(SORT_COLUMNS_KEY), keys.get(BULK_INSERT_SORT_MODE_KEY));
+    return streamsWith(chosenStrategy(plan, keys), sortColumns(plan), keys.get(BULK_INSERT_SORT_MODE_KEY));
   }
 
   /**
@@ -265,9 +264,7 @@ public class HeapEstimator {
    */
   public static boolean streamsWith(String executionStrategy, String sortColumns, String bulkInsertSortMode) {
     return ClusteringStrategyMatch.JAVA_STREAMING_REWRITE.equals(executionStrategy)
-        && (sortColumns == null || sortColumns.isBlank())
-        && (bulkInsertSortMode == null || bulkInsertSortMode.isBlank()
-            || bulkInsertSortMode.trim().equalsIgnoreCase("NONE"));
+        && !TableWriteConfigs.sorts(sortColumns, bulkInsertSortMode);
   }
 
   /**

@@ -90,7 +90,6 @@ public final class OncePass {
     Map<String, RunRecord> last = new LinkedHashMap<>();
     synchronized (finishedRuns) {
       for (RunRecord run : finishedRuns) {
-        last.remove(run.item().key());
         last.put(run.item().key(), run);
       }
     }
