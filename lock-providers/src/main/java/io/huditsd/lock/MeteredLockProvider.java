@@ -7,11 +7,16 @@ import org.apache.hudi.common.util.ReflectionUtils;
 import org.apache.hudi.storage.StorageConfiguration;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The lock provider the daemon hands Hudi: it delegates every call to the provider the table is configured with
  * ({@value #DELEGATE_KEY}) and times waits and holds, labelled with {@value #TABLE_KEY}. The delegate is built the
  * way Hudi's LockManager builds providers, so any provider that works in Hudi works here.
+ *
+ * <p>Before the delegate is asked, the daemon's own holders of one table take turns in process ({@link LockTurns}):
+ * a plan waiting for another plan of the same table to release the lock tries it the moment that one lets go, not
+ * after the delegate's polling interval.
  */
 public final class MeteredLockProvider<T> implements LockProvider<T> {
   public static final String DELEGATE_KEY = "hoodie.write.lock.tsd.delegate.provider";
@@ -19,6 +24,9 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
 
   private final LockProvider<T> delegate;
   private final String table;
+  private final LockTurns turns;
+  /** Whether this provider holds its turn: taken before the delegate's lock, given back after it. */
+  private final AtomicBoolean holdsTurn = new AtomicBoolean();
   private volatile long acquiredAtNanos;
 
   public MeteredLockProvider(LockConfiguration configuration, StorageConfiguration<?> storage) {
@@ -33,6 +41,7 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
       throw new IllegalArgumentException(DELEGATE_KEY + " must name the lock provider to delegate to");
     }
     this.table = configuration.getConfig().getString(TABLE_KEY, "unknown");
+    this.turns = LockTurns.of(table);
     // The table's failure series exists at 0 from its first lock, so that increase() in an alert sees the first
     // failure (a counter's series otherwise appears only at its first increment).
     LockMetrics.FAILURES.initLabelValues(table);
@@ -51,7 +60,11 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
     long start = System.nanoTime();
     boolean acquired = false;
     try {
-      acquired = delegate.tryLock(time, unit);
+      if (!takeTurn(time, unit)) {
+        return false;
+      }
+      long left = unit.toNanos(time) - (System.nanoTime() - start);
+      acquired = delegate.tryLock(Math.max(0, left), TimeUnit.NANOSECONDS);
       return acquired;
     } finally {
       long now = System.nanoTime();
@@ -59,6 +72,7 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
       if (acquired) {
         acquiredAtNanos = now;
       } else {
+        giveBackTurn();
         LockMetrics.FAILURES.labelValues(table).inc();
       }
     }
@@ -66,34 +80,93 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
 
   @Override
   public boolean tryLock() {
-    boolean acquired = delegate.tryLock();
-    if (acquired) {
-      acquiredAtNanos = System.nanoTime();
-    } else {
-      LockMetrics.FAILURES.labelValues(table).inc();
+    boolean acquired = false;
+    try {
+      acquired = takeTurn() && delegate.tryLock();
+    } finally {
+      if (acquired) {
+        acquiredAtNanos = System.nanoTime();
+      } else {
+        giveBackTurn();
+        LockMetrics.FAILURES.labelValues(table).inc();
+      }
     }
     return acquired;
   }
 
   @Override
   public void lock() {
-    delegate.lock();
+    takeTurnUninterruptibly();
+    boolean acquired = false;
+    try {
+      delegate.lock();
+      acquired = true;
+    } finally {
+      if (!acquired) {
+        giveBackTurn();
+      }
+    }
     acquiredAtNanos = System.nanoTime();
   }
 
   @Override
   public void lockInterruptibly() {
-    delegate.lockInterruptibly();
+    takeTurnUninterruptibly();
+    boolean acquired = false;
+    try {
+      delegate.lockInterruptibly();
+      acquired = true;
+    } finally {
+      if (!acquired) {
+        giveBackTurn();
+      }
+    }
     acquiredAtNanos = System.nanoTime();
   }
 
   @Override
   public void unlock() {
     long acquiredAt = acquiredAtNanos;
-    delegate.unlock();
+    try {
+      delegate.unlock();
+    } finally {
+      giveBackTurn();
+    }
     if (acquiredAt != 0) {
       LockMetrics.HELD.labelValues(table).observe((System.nanoTime() - acquiredAt) / 1e9);
       acquiredAtNanos = 0;
+    }
+  }
+
+  /** A provider takes its turn once: Hudi's LockManager asks one provider again only after it released. */
+  private boolean takeTurn(long time, TimeUnit unit) throws InterruptedException {
+    if (holdsTurn.get()) {
+      return true;
+    }
+    boolean taken = turns.tryAcquire(time, unit);
+    holdsTurn.set(taken);
+    return taken;
+  }
+
+  private boolean takeTurn() {
+    if (holdsTurn.get()) {
+      return true;
+    }
+    boolean taken = turns.tryAcquire();
+    holdsTurn.set(taken);
+    return taken;
+  }
+
+  private void takeTurnUninterruptibly() {
+    if (!holdsTurn.get()) {
+      turns.acquireUninterruptibly();
+      holdsTurn.set(true);
+    }
+  }
+
+  private void giveBackTurn() {
+    if (holdsTurn.compareAndSet(true, false)) {
+      turns.release();
     }
   }
 
@@ -107,8 +180,13 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
     return delegate.getCurrentOwnerLockInfo();
   }
 
+  /** Closing releases the delegate's lock if it is still held (Hudi's providers do), so the turn goes too. */
   @Override
   public void close() {
-    delegate.close();
+    try {
+      delegate.close();
+    } finally {
+      giveBackTurn();
+    }
   }
 }

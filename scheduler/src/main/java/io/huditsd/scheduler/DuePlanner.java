@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Decides what is due on a table, writes those plans onto its timeline through Hudi (which takes the table lock in
@@ -225,11 +226,25 @@ public final class DuePlanner {
     List<PendingPlan> pending = PendingPlans.list(metaClient);
     Map<PlannedService, PlannedService.Scheduling> due = dueServices(table, metaClient, config, pending);
     List<String> scheduled = new ArrayList<>();
+    int enqueued = 0;
     if (!due.isEmpty()) {
-      scheduled.addAll(schedule(table, due));
-      pending = afterScheduling(table, metaClient, config, scheduled);
+      try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
+        for (PlannedService.Scheduling scheduling : due.values()) {
+          Option<String> instant = scheduling.schedule(client);
+          if (instant.isEmpty()) {
+            continue;
+          }
+          List<String> written = new ArrayList<>(List.of(instant.get()));
+          pending = afterScheduling(table, metaClient, config, written);
+          scheduled.addAll(written);
+          // Queued as soon as it is written: a tiny compaction does not wait for the clean after it to be planned
+          // (a plan and its skew-adjusted instant take a few hundred milliseconds each).
+          enqueued += enqueuePending(table, metaClient, pending, scheduled, plan -> written.contains(plan.instant()));
+        }
+      }
     }
-    int enqueued = enqueuePending(table, metaClient, pending, scheduled) + enqueueArchiveIfDue(table, metaClient, config);
+    enqueued += enqueuePending(table, metaClient, pending, scheduled, plan -> !scheduled.contains(plan.instant()))
+        + enqueueArchiveIfDue(table, metaClient, config);
     return new Outcome(scheduled, enqueued, timeTriggered(table, config),
         earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.nextHeartbeatExpiry()), failed);
   }
@@ -258,20 +273,6 @@ public final class DuePlanner {
       }
     }
     return due;
-  }
-
-  /** Writes the due plans with one write client; the instants Hudi wrote. */
-  private List<String> schedule(ServicedTable table, Map<PlannedService, PlannedService.Scheduling> due) {
-    List<String> scheduled = new ArrayList<>();
-    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
-      for (PlannedService.Scheduling scheduling : due.values()) {
-        Option<String> instant = scheduling.schedule(client);
-        if (instant.isPresent()) {
-          scheduled.add(instant.get());
-        }
-      }
-    }
-    return scheduled;
   }
 
   /**
@@ -304,15 +305,19 @@ public final class DuePlanner {
   }
 
   /**
-   * Enqueues every pending plan of a service the table runs, except those that overlap an earlier plan.
+   * Enqueues the pending plans {@code which} selects of a service the table runs, except those that overlap an
+   * earlier plan (of all {@code pending}).
    *
    * @return how many were queued
    */
   private int enqueuePending(ServicedTable table, HoodieTableMetaClient metaClient, List<PendingPlan> pending,
-                             List<String> scheduled) {
+                             List<String> scheduled, Predicate<PendingPlan> which) {
     int enqueued = 0;
     Map<String, List<String>> overlapping = OverlappingPlans.later(pending);
     for (PendingPlan plan : pending) {
+      if (!which.test(plan)) {
+        continue;
+      }
       if (overlapping.containsKey(plan.instant())) {
         LOG.error("Not executing plan table={} service={} instant={}: it shares file groups with the earlier pending"
             + " plan(s) {}, so some process planned without a table lock that excludes the others (check"
