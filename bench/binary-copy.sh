@@ -24,6 +24,7 @@
 #                      plain-copy   the base files copied with `cp`, then with Java's Files.copy in a JVM
 #                      tsd-once-copy  `bin/tsd once --services clustering` with the binary-copy plan strategy, the
 #                                   whole process timed as an operator runs it (not in the default list)
+#                      tsd-once-copy-c1  the same with -XX:TieredStopAtLevel=1 (the quick JIT compiler only)
 #                      tsd-copy-warm, spark-copy-warm  as tsd-copy and spark-copy, measured after one unmeasured
 #                                   clustering of another copy in the same JVM: Hudi's classes loaded and compiled,
 #                                   as in a long-running daemon or Spark application
@@ -218,8 +219,8 @@ run_spark() { # name warm(0|1)
 # `bin/tsd once --services clustering` with the daemon's binary-copy plan strategy, as an operator runs it: the whole
 # process timed (JVM start, probe, poll, schedule, execute, commit, exit), after one unmeasured once that writes
 # bin/tsd's class-data-sharing archive (README, "Running it"), as every once after the first has it.
-run_once() { # name
-  local name=$1 start status=ok
+run_once() { # name [extra-jvm-flags]
+  local name=$1 extra=${2:-} start status=ok
   rm -rf "$dir/runs/$name"; cp -a "$source_table" "$dir/runs/$name"
   if [ ! -f "$dir/logs/cds-warmup.out" ]; then
     rm -rf "$dir/runs/cds-warmup"; cp -a "$source_table" "$dir/runs/cds-warmup"
@@ -229,7 +230,7 @@ run_once() { # name
   sync
   log "$name: bin/tsd once --services clustering (-Xmx$heap, load $(load))"
   start=$(now_ms)
-  TSD_JAVA_OPTS="-Xmx$heap -Xlog:gc:file=$dir/logs/$name.gc" /usr/bin/time -f '%e %U %S %M' -o "$dir/logs/$name.time" \
+  TSD_JAVA_OPTS="-Xmx$heap -Xlog:gc:file=$dir/logs/$name.gc $extra" /usr/bin/time -f '%e %U %S %M' -o "$dir/logs/$name.time" \
     "$home/bin/tsd" once --table "$dir/runs/$name" --services clustering \
     --hoodie-conf "hoodie.clustering.plan.strategy.class=$tsd_plan" --hoodie-conf "$codec" \
     --hoodie-conf hoodie.clustering.plan.strategy.hot.commits=0 --hoodie-conf hoodie.clustering.plan.strategy.hot.minutes=0 \
@@ -304,6 +305,7 @@ for contender in $contenders; do
     spark-copy-warm) run_spark spark-copy-warm 1 ;;
     plain-copy) run_plain_copy ;;
     tsd-once-copy) run_once tsd-once-copy ;;
+    tsd-once-copy-c1) run_once tsd-once-copy-c1 -XX:TieredStopAtLevel=1 ;;
     # shellcheck disable=SC2046
     tsd-copy-x) run_java tsd-copy-x "$group_heap" 0 "hoodie.clustering.plan.strategy.class=$tsd_plan" \
       "hoodie.clustering.execution.strategy.class=$tsd_exec" $(group_keys "$group_bytes") ;;

@@ -172,6 +172,9 @@ for contender in $contenders; do
   case $contender in
     tsd) run_tsd tsd ;;
     tsd-nocds) TSD_CDS=off run_tsd tsd-nocds ;;
+    tsd-c1) run_tsd tsd-c1 -XX:TieredStopAtLevel=1 ;;
+    tsd-lazyc2) run_tsd tsd-lazyc2 -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000 \
+      -XX:Tier4CompileThreshold=60000 -XX:Tier4BackEdgeThreshold=400000 ;;
     tsd-pool1) run_tsd tsd-pool1 "-D$pool=1" ;;
     tsd-pool2) run_tsd tsd-pool2 "-D$pool=2" ;;
     tsd-warnlog) run_tsd tsd-warnlog "-Dlogback.configurationFile=$home/bench/logback-warn.xml" ;;
