@@ -96,25 +96,20 @@ public final class MeteredLockProvider<T> implements LockProvider<T> {
 
   @Override
   public void lock() {
-    takeTurnUninterruptibly();
-    boolean acquired = false;
-    try {
-      delegate.lock();
-      acquired = true;
-    } finally {
-      if (!acquired) {
-        giveBackTurn();
-      }
-    }
-    acquiredAtNanos = System.nanoTime();
+    lockAfterTurn(delegate::lock);
   }
 
   @Override
   public void lockInterruptibly() {
+    lockAfterTurn(delegate::lockInterruptibly);
+  }
+
+  /** Takes the turn, then the delegate's lock by {@code lock}; gives the turn back when that throws. */
+  private void lockAfterTurn(Runnable lock) {
     takeTurnUninterruptibly();
     boolean acquired = false;
     try {
-      delegate.lockInterruptibly();
+      lock.run();
       acquired = true;
     } finally {
       if (!acquired) {

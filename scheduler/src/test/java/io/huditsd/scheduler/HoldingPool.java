@@ -14,14 +14,23 @@ import java.util.concurrent.TimeUnit;
  */
 final class HoldingPool implements AutoCloseable {
   private final CountDownLatch release = new CountDownLatch(1);
-  private final WorkerPool pool = new WorkerPool(1, 1, Duration.ZERO, item -> {
-    try {
-      release.await(60, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return new ActionResult(item.service(), item.instant(), 0, 0, 0, Duration.ZERO);
-  }, RunListener.NONE);
+  private final WorkerPool pool;
+
+  HoldingPool() {
+    this(RunListener.NONE);
+  }
+
+  /** @param listener told about every run's changes, as a daemon's listeners are */
+  HoldingPool(RunListener listener) {
+    this.pool = new WorkerPool(1, 1, Duration.ZERO, item -> {
+      try {
+        release.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return new ActionResult(item.service(), item.instant(), 0, 0, 0, Duration.ZERO);
+    }, listener);
+  }
 
   WorkerPool pool() {
     return pool;

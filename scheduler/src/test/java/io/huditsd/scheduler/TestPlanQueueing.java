@@ -11,7 +11,6 @@ import io.huditsd.executors.Placement;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunStatus;
 import io.huditsd.executors.WorkItem;
-import io.huditsd.executors.WorkerPool;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.junit.jupiter.api.AfterEach;
@@ -21,12 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,30 +33,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TestPlanQueueing {
   private final LocalTables localTables = new LocalTables();
-  private final CountDownLatch release = new CountDownLatch(1);
   /** When each service's plan was queued, in wall-clock milliseconds (comparable with file modification times). */
   private final Map<ServiceType, Long> queuedAt = new ConcurrentHashMap<>();
-  private final WorkerPool pool = new WorkerPool(1, 1, Duration.ZERO, item -> {
-    try {
-      release.await(60, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return new ActionResult(item.service(), item.instant(), 0, 0, 0, Duration.ZERO);
-  }, record -> {
+  private final HoldingPool holdingPool = new HoldingPool(record -> {
     if (record.status() == RunStatus.QUEUED) {
       queuedAt.putIfAbsent(record.item().service(), System.currentTimeMillis());
     }
   });
-  private final DuePlanner planner = new DuePlanner(localTables.hudiTables(), pool);
+  private final DuePlanner planner = new DuePlanner(localTables.hudiTables(), holdingPool.pool());
 
   @TempDir
   Path directory;
 
   @AfterEach
   void releasePool() throws InterruptedException {
-    release.countDown();
-    pool.shutdown(Duration.ofSeconds(10));
+    holdingPool.close();
   }
 
   @Test
