@@ -2,6 +2,7 @@ package io.huditsd.api;
 
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.util.ShutdownHookManager;
+import org.apache.hudi.client.transaction.lock.StorageBasedLockProviderBridge;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +15,9 @@ import java.util.concurrent.TimeUnit;
  * {@link FileSystem} from its own shutdown hook while Jetty's hook is still stopping the daemon (draining the worker
  * pool, finishing polls): harmless on {@code file}, but on S3A the plans and polls still running fail with
  * "FileSystem is closed" or "Connection pool shut down". Hadoop runs its hooks one after another by priority, so a
- * hook above {@link FileSystem#SHUTDOWN_HOOK_PRIORITY} that waits for {@link #stopped()} holds the close back.
+ * hook above {@link FileSystem#SHUTDOWN_HOOK_PRIORITY} that waits for {@link #stopped()} holds the close back. It
+ * sits above the storage locks' release at exit too ({@link StorageBasedLockProviderBridge#RELEASE_PRIORITY}), so
+ * that the plans still committing keep their table lock until the stop is done.
  */
 final class FileSystemsOutliveStop {
   private static final Logger LOG = LoggerFactory.getLogger(FileSystemsOutliveStop.class);
@@ -28,7 +31,7 @@ final class FileSystemsOutliveStop {
   }
 
   void install() {
-    ShutdownHookManager.get().addShutdownHook(this::awaitStop, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1,
+    ShutdownHookManager.get().addShutdownHook(this::awaitStop, StorageBasedLockProviderBridge.RELEASE_PRIORITY + 1,
         patience.toSeconds() + 5, TimeUnit.SECONDS);
   }
 

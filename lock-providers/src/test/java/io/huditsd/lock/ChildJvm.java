@@ -101,6 +101,13 @@ final class ChildJvm implements AutoCloseable {
         .isTrue();
   }
 
+  /** SIGTERM, as an orchestrator stops a process: its shutdown hooks run; waits for it to end. */
+  void terminate(Duration timeout) throws IOException, InterruptedException {
+    signal("TERM");
+    assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS))
+        .as("child %d ended within %s of SIGTERM (its log: %s)", process.pid(), timeout, log).isTrue();
+  }
+
   /** SIGKILL: no shutdown hook, no finally block runs in the child. */
   void kill() throws InterruptedException {
     process.destroyForcibly();

@@ -30,7 +30,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The storage lock on local tables: the generation files are a conditional write, Hudi's own provider refuses the
  * {@code file} scheme, two providers exclude each other, a holder whose lock moved to another owner refuses to
- * write, and a holder killed with SIGKILL in another JVM loses the lock only once its lease expired.
+ * write, a holder killed with SIGKILL in another JVM loses the lock only once its lease expired, and one stopped
+ * with SIGTERM keeps it while it stops and gives it up as it exits.
  */
 class TestHadoopStorageLocks {
   private static final Duration CHILD = Duration.ofSeconds(60);
@@ -206,6 +207,27 @@ class TestHadoopStorageLocks {
       // The last renewal may have landed after the read above; the takeover came after the lease in any case.
       assertThat(acquiredAt).as("takeover time vs the killed writer's lease").isGreaterThan(left.getValidUntilMs());
       ours.checkStillHeld("the commit");
+      ours.unlock();
+    } finally {
+      ours.close();
+    }
+  }
+
+  /**
+   * Hudi's provider gave the lock up from a JVM shutdown hook of its own, at the same time as the process stopped:
+   * the check below then answered LOST_WHILE_STOPPING. The lock goes only once the stop is done, and then at once,
+   * not a lease later.
+   */
+  @Test
+  void aHolderStoppedBySigtermKeepsTheLockWhileItStopsAndGivesItUpAsItExits() throws Exception {
+    HadoopStorageLockProvider ours = provider();
+    try (ChildJvm writer = ChildJvm.start("storage-writer-sigterm", StorageLockHolder.class, baseUri(), "10", "1")) {
+      assertThat(writer.next(CHILD)).isEqualTo("READY");
+      assertThat(writer.ask("lock 5000", CHILD)).isEqualTo("ACQUIRED");
+      assertThat(writer.ask("stop-slowly", CHILD)).isEqualTo("STOPPING_SLOWLY");
+      writer.terminate(CHILD);
+      assertThat(writer.next(CHILD)).isEqualTo("HELD_WHILE_STOPPING");
+      assertThat(ours.tryLock()).as("ours right after the writer exited, well within its 10 s lease").isTrue();
       ours.unlock();
     } finally {
       ours.close();
