@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -35,6 +37,7 @@ public final class DemoWriter {
   private final Duration interval;
   private final int batchesPerDay;
   private final AtomicBoolean running = new AtomicBoolean(true);
+  private final CountDownLatch stopRequested = new CountDownLatch(1);
   private final AtomicLong committed = new AtomicLong();
   private final AtomicLong conflicts = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
@@ -83,7 +86,10 @@ public final class DemoWriter {
         committed.incrementAndGet();
         LOG.info("Demo writer committed {} rows at {}", rows.size(), instant);
         batch++;
-        Thread.sleep(interval.toMillis());
+        // Woken early by stop(), which leaves a commit under way to finish.
+        if (stopRequested.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
+          return;
+        }
       } catch (InterruptedException e) {
         return;
       } catch (HoodieWriteConflictException e) {
@@ -114,9 +120,15 @@ public final class DemoWriter {
 
   public void stop() {
     running.set(false);
-    thread.interrupt();
+    stopRequested.countDown();
     try {
-      thread.join(10_000);
+      // A commit under way finishes (a few seconds; interrupting it left Hudi retrying its lock); one stuck longer is
+      // interrupted, and Hudi rolls it back later.
+      thread.join(20_000);
+      if (thread.isAlive()) {
+        thread.interrupt();
+        thread.join(5_000);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
