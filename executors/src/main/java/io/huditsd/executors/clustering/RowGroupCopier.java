@@ -3,6 +3,7 @@ package io.huditsd.executors.clustering;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.parquet.io.ByteArraySeekableInputStream;
@@ -23,6 +24,8 @@ import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.internal.column.columnindex.ColumnIndex;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
@@ -65,7 +68,7 @@ final class RowGroupCopier {
 
   Written write(Path target, MessageType schema, Map<String, String> keyValueMetadata, PlannedOutput output)
       throws IOException {
-    ParquetFileWriter writer = new ParquetFileWriter(HadoopOutputFile.fromPath(target, conf), schema,
+    ParquetFileWriter writer = new ParquetFileWriter(outputFile(target), schema,
         ParquetFileWriter.Mode.CREATE, ParquetWriterDefaults.ROW_GROUP_SIZE, 0,
         ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH,
         ParquetProperties.DEFAULT_PAGE_WRITE_CHECKSUM_ENABLED);
@@ -148,6 +151,57 @@ final class RowGroupCopier {
       }
     }
     writer.endBlock();
+  }
+
+  /**
+   * Where an output is written. On a local disk, through Hadoop's raw local file system: the checksummed one
+   * computes a CRC of every 512 bytes into a {@code .crc} file beside the output, which doubled the cost of reading
+   * and writing the bytes (about 190 ms more CPU for 230 MB; bench/LocalChecksumCost.java). That file is Hadoop's
+   * own (HDFS keeps block checksums of its own, object stores have none); Hudi and Spark read a file without one.
+   * Sources are still read through the checksummed file system, so a corrupt source fails the copy instead of
+   * being carried into the output. Elsewhere the path's own file system, as Parquet's {@code HadoopOutputFile}.
+   */
+  private OutputFile outputFile(Path target) throws IOException {
+    FileSystem fileSystem = target.getFileSystem(conf);
+    if (fileSystem instanceof LocalFileSystem local) {
+      return new RawOutputFile(local.getRawFileSystem(), target);
+    }
+    return HadoopOutputFile.fromPath(target, conf);
+  }
+
+  /** Parquet's {@code HadoopOutputFile} on a file system given, not the one the path's scheme resolves to. */
+  private record RawOutputFile(FileSystem fileSystem, Path path) implements OutputFile {
+    private static final int BUFFER_SIZE = 64 * 1024;
+
+    @Override
+    public PositionOutputStream create(long blockSizeHint) throws IOException {
+      return create(blockSizeHint, false);
+    }
+
+    @Override
+    public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
+      return create(blockSizeHint, true);
+    }
+
+    private PositionOutputStream create(long blockSizeHint, boolean overwrite) throws IOException {
+      return HadoopStreams.wrap(fileSystem.create(path, overwrite, BUFFER_SIZE, fileSystem.getDefaultReplication(path),
+          Math.max(fileSystem.getDefaultBlockSize(path), blockSizeHint)));
+    }
+
+    @Override
+    public boolean supportsBlockSize() {
+      return true;
+    }
+
+    @Override
+    public long defaultBlockSize() {
+      return fileSystem.getDefaultBlockSize(path);
+    }
+
+    @Override
+    public String getPath() {
+      return path.toString();
+    }
   }
 
   /** Writes a chunk of {@code rows} copies of {@code value}, or of nulls when it is null. */
