@@ -99,6 +99,42 @@ class TestBinaryCopyClustering {
       checkPageIndexes(output);
     }
     checkColumnStats(table, outputs);
+    // Written through the raw local file system: Hadoop's per-512-byte CRCs doubled the cost of moving the bytes.
+    for (Path output : outputs) {
+      assertThat(crcOf(output)).as("a .crc file beside " + output).doesNotExist();
+    }
+  }
+
+  /**
+   * Outputs are written without Hadoop's {@code .crc} files, but sources are still read with them: a source whose
+   * bytes changed on disk fails the run, instead of being copied into a file nothing could check any more.
+   */
+  @Test
+  void aSourceWhoseBytesNoLongerMatchItsChecksumFailsTheCopyAndNothingIsReplaced() throws Exception {
+    ServicedTable table = tables.create(directory.resolve("rotten"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
+        BINARY_COPY);
+    for (int commit = 0; commit < 6; commit++) {
+      tables.upsert(table, CopyTables.V1, commit * 40, 40, 1, 1);
+    }
+    List<Path> inputs = tables.latestBaseFiles(table);
+    java.nio.file.Path rotten = java.nio.file.Path.of(inputs.get(0).toUri());
+    assertThat(crcOf(inputs.get(0))).as("Hudi's writer left a .crc beside its file").exists();
+    byte[] bytes = java.nio.file.Files.readAllBytes(rotten);
+    // Inside the first column chunk (after the 4-byte magic): the footer still parses, the data does not check.
+    bytes[64] ^= 0x5a;
+    java.nio.file.Files.write(rotten, bytes);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> cluster(table, Map.of()))
+        .hasStackTraceContaining("Checksum error");
+
+    HoodieTableMetaClient metaClient = tables.hudiTables().metaClient(table.basePath());
+    assertThat(metaClient.reloadActiveTimeline().getCompletedReplaceTimeline().countInstants()).isZero();
+    assertThat(tables.latestBaseFiles(table)).containsExactlyInAnyOrderElementsOf(inputs);
+  }
+
+  private static java.nio.file.Path crcOf(Path file) {
+    java.nio.file.Path local = java.nio.file.Path.of(file.toUri());
+    return local.resolveSibling("." + local.getFileName() + ".crc");
   }
 
   /**
@@ -237,7 +273,7 @@ class TestBinaryCopyClustering {
   void aColumnAddedLaterIsCopiedWithNullsForTheOlderFiles() throws Exception {
     ServicedTable table = tables.create(directory.resolve("evolved"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
         BINARY_COPY);
-    for (int commit = 0; commit < 3; commit++) {
+    for (int commit = 0; commit < 6; commit++) {
       tables.upsert(table, CopyTables.V1, commit * 20, 20, 1, 1);
     }
     for (int commit = 3; commit < 6; commit++) {
@@ -264,7 +300,7 @@ class TestBinaryCopyClustering {
   void aColumnWhoseTypeChangedSendsTheGroupToTheRewrite() throws Exception {
     ServicedTable table = tables.create(directory.resolve("promoted"), HoodieTableType.COPY_ON_WRITE,
         CopyTables.INT_AMOUNT, BINARY_COPY);
-    for (int commit = 0; commit < 3; commit++) {
+    for (int commit = 0; commit < 6; commit++) {
       tables.upsert(table, CopyTables.INT_AMOUNT, commit * 20, 20, 1, 1);
     }
     for (int commit = 3; commit < 6; commit++) {
