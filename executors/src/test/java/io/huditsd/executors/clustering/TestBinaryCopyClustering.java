@@ -50,6 +50,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Binary-copy clustering of real COW and MOR tables on local disk, executed by Hudi's Java write client. */
 class TestBinaryCopyClustering {
@@ -124,7 +125,7 @@ class TestBinaryCopyClustering {
     bytes[64] ^= 0x5a;
     java.nio.file.Files.write(rotten, bytes);
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> cluster(table, Map.of()))
+    assertThatThrownBy(() -> cluster(table, Map.of()))
         .hasStackTraceContaining("Checksum error");
 
     HoodieTableMetaClient metaClient = tables.hudiTables().metaClient(table.basePath());
@@ -273,7 +274,7 @@ class TestBinaryCopyClustering {
   void aColumnAddedLaterIsCopiedWithNullsForTheOlderFiles() throws Exception {
     ServicedTable table = tables.create(directory.resolve("evolved"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
         BINARY_COPY);
-    for (int commit = 0; commit < 6; commit++) {
+    for (int commit = 0; commit < 3; commit++) {
       tables.upsert(table, CopyTables.V1, commit * 20, 20, 1, 1);
     }
     for (int commit = 3; commit < 6; commit++) {
@@ -300,7 +301,7 @@ class TestBinaryCopyClustering {
   void aColumnWhoseTypeChangedSendsTheGroupToTheRewrite() throws Exception {
     ServicedTable table = tables.create(directory.resolve("promoted"), HoodieTableType.COPY_ON_WRITE,
         CopyTables.INT_AMOUNT, BINARY_COPY);
-    for (int commit = 0; commit < 6; commit++) {
+    for (int commit = 0; commit < 3; commit++) {
       tables.upsert(table, CopyTables.INT_AMOUNT, commit * 20, 20, 1, 1);
     }
     for (int commit = 3; commit < 6; commit++) {
