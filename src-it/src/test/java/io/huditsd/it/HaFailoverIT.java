@@ -8,6 +8,10 @@ import io.huditsd.it.support.TableReader.Listing;
 import io.huditsd.it.support.TrackedTable;
 import io.huditsd.it.support.Tsd;
 import io.huditsd.it.support.ZookeeperWriter;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.hudi.common.model.HoodieTableType;
@@ -21,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import static io.huditsd.it.support.TrackedTable.rows;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,7 +33,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Two replicas share a table through a real ZooKeeper server (Curator's TestingServer, in this JVM), with Hudi's
- * ZooKeeper table lock. Both list the table with the same owner; the owner is killed with SIGKILL in mid-compaction;
+ * ZooKeeper table lock. Both list the table with the same owner; the owner is killed with SIGKILL in mid-compaction
+ * (its files written, its commit waiting for the table lock, which the test holds as a committing writer would);
  * the other replica takes the table over once the dead session expired and completes the same compaction once;
  * readers see exactly the rows written. Then ZooKeeper itself restarts: the survivor owns the table again and
  * compacts new writes under the lock.
@@ -61,18 +67,29 @@ class HaFailoverIT {
         try (Tsd.Running r1 = Tsd.startDaemon(work.resolve("r1"), "server", work.resolve("r1.yml").toString());
              Tsd.Running r2 = Tsd.startDaemon(work.resolve("r2"), "server", work.resolve("r2.yml").toString())) {
           Map<String, Tsd.Running> processes = Map.of("r1", r1, "r2", r2);
-          String compaction = await("a replica writing a compaction; logs in " + work)
-              .atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(20))
-              .until(() -> KillDuringCompactionIT.compactionBeingWritten(basePath), Optional::isPresent)
+          String compaction = await("a replica starting a compaction; logs in " + work)
+              .atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(10))
+              .until(() -> KillDuringCompactionIT.inflightCompaction(basePath), Optional::isPresent)
               .orElseThrow();
-          String owner = await("a replica naming the table's owner").atMost(Duration.ofSeconds(30))
-              .pollInterval(Duration.ofMillis(20)).ignoreExceptions()
-              .until(() -> anyOwner(ports.values()), Optional::isPresent).orElseThrow();
+          String owner;
+          // The test takes the writers' table lock, as a writer committing would: the compaction writes its files
+          // and then waits for the lock to commit, so the kill lands in mid-compaction however fast it writes.
+          try (WriterLock ignored = WriterLock.take(zookeeper.getConnectString(), LOCKS)) {
+            assertThat(completedCompactions(new TableReader(basePath.toString())))
+                .as("compaction %s completed before the test held the table lock", compaction)
+                .doesNotContain(compaction);
+            await("compaction " + compaction + " writing its files; logs in " + work)
+                .atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+                .until(() -> KillDuringCompactionIT.compactionBeingWritten(basePath), Optional::isPresent);
+            owner = await("a replica naming the table's owner").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(20)).ignoreExceptions()
+                .until(() -> anyOwner(ports.values()), Optional::isPresent).orElseThrow();
+            processes.get(owner).kill();
+          }
           String survivor = owner.equals("r1") ? "r2" : "r1";
-          processes.get(owner).kill();
           assertThat(new TableReader(basePath.toString()).metaClient().getActiveTimeline()
               .filterPendingCompactionTimeline().getInstants())
-              .as("compaction %s still pending after the kill of %s (else it finished first)", compaction, owner)
+              .as("compaction %s still pending after the kill of %s", compaction, owner)
               .extracting(HoodieInstant::requestedTime).containsExactly(compaction);
 
           DaemonApi survivorApi = new DaemonApi(ports.get(survivor));
@@ -111,6 +128,37 @@ class HaFailoverIT {
           RowDiff.assertSameRows("snapshot after the ZooKeeper restart", table.expected().rows(),
               reader.snapshot(Listing.STORAGE));
         }
+      }
+    }
+  }
+
+  /**
+   * The writers' table lock, taken as Hudi's {@code ZookeeperBasedLockProvider} takes it: Curator's
+   * {@code InterProcessMutex} on the lock node under {@code lockBasePath} (the table's, which its writer created).
+   */
+  private record WriterLock(CuratorFramework client, InterProcessMutex mutex) implements AutoCloseable {
+    static WriterLock take(String connectString, String lockBasePath) throws Exception {
+      CuratorFramework client = CuratorFrameworkFactory.newClient(connectString, new RetryOneTime(100));
+      client.start();
+      try {
+        assertThat(client.blockUntilConnected(30, TimeUnit.SECONDS)).as("connected to ZooKeeper").isTrue();
+        List<String> locks = client.getChildren().forPath(lockBasePath);
+        assertThat(locks).as("table locks under %s", lockBasePath).hasSize(1);
+        InterProcessMutex mutex = new InterProcessMutex(client, lockBasePath + "/" + locks.get(0));
+        assertThat(mutex.acquire(60, TimeUnit.SECONDS)).as("the table lock taken within 60 s").isTrue();
+        return new WriterLock(client, mutex);
+      } catch (Exception | AssertionError e) {
+        client.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() throws Exception {
+      try {
+        mutex.release();
+      } finally {
+        client.close();
       }
     }
   }

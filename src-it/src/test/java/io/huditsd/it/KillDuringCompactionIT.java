@@ -171,16 +171,20 @@ class KillDuringCompactionIT {
 
   /** The instant of an inflight compaction that has started writing base files, if there is one. */
   static Optional<String> compactionBeingWritten(Path basePath) throws IOException {
+    return inflightCompaction(basePath).filter(instant -> !filesOf(basePath, instant).isEmpty());
+  }
+
+  /** The instant of an inflight compaction, if there is one; reads only the timeline's listing. */
+  static Optional<String> inflightCompaction(Path basePath) throws IOException {
     Path timeline = basePath.resolve(".hoodie/timeline");
     if (!Files.isDirectory(timeline)) {
       return Optional.empty();
     }
     try (Stream<Path> files = Files.list(timeline)) {
-      Optional<String> inflight = files.map(file -> file.getFileName().toString())
+      return files.map(file -> file.getFileName().toString())
           .filter(name -> name.endsWith(".compaction.inflight") && !name.startsWith("."))
           .map(name -> name.substring(0, name.indexOf('.')))
           .findFirst();
-      return inflight.filter(instant -> !filesOf(basePath, instant).isEmpty());
     }
   }
 
