@@ -39,9 +39,13 @@ public final class HudiTables {
     this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat is null");
   }
 
-  /** Hadoop's defaults plus whatever core-site.xml and hdfs-site.xml are on the class path (HADOOP_CONF_DIR). */
+  /**
+   * Hadoop's defaults plus whatever core-site.xml and hdfs-site.xml are on the class path (HADOOP_CONF_DIR), with the
+   * daemon's S3A retries ({@link S3aRetryDefaults}) and local file system ({@link ForklessLocalFileSystem}) where they
+   * leave Hadoop's own.
+   */
   public static Configuration defaultHadoopConfiguration() {
-    return S3aRetryDefaults.apply(new Configuration());
+    return ForklessLocalFileSystem.apply(S3aRetryDefaults.apply(new Configuration()));
   }
 
   public HeartbeatSettings heartbeat() {

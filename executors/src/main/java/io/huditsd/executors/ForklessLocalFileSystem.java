@@ -1,0 +1,106 @@
+package io.huditsd.executors;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.Principal;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Hadoop's checksummed local file system ({@code file:}) without the processes Hadoop forks when its native library
+ * is not loaded (it never is in the daemon: Hadoop ships no {@code libhadoop.so} on Maven Central). Without it,
+ * {@link RawLocalFileSystem} runs {@code chmod} after creating every file and directory (a data file, its
+ * {@code .crc}, each marker, each timeline file: Hudi creates them with a permission) and {@code ls -ld} for the
+ * permission of every status a listing returns. A fork from a JVM with a large heap costs milliseconds; a
+ * binary-copy {@code once} spent about a second in them, and a tiny compaction's commit forks dozens of times while
+ * it holds the table lock. This file system does the same through {@code java.nio}: the mode set with one
+ * {@code chmod} call, a status read with one {@code stat}.
+ *
+ * <p>It also caps the buffer of a stream opened for reading: Hudi opens the metadata table's HFiles with the file
+ * system's block size as buffer size (32 MiB on a local disk), and each open then allocated and zeroed 32 MiB, many
+ * times a plan. Reads larger than the buffer bypass it, so a smaller one changes no result.
+ *
+ * <p>Everything else is Hadoop's own: the checksums, rename, delete, the streams. Where a call needs what
+ * {@code java.nio} cannot express here (a sticky bit, a file system without POSIX attributes), Hadoop's own code
+ * runs.
+ */
+public final class ForklessLocalFileSystem extends LocalFileSystem {
+  /** The Hadoop key naming the class of {@code file:} URIs. */
+  static final String IMPLEMENTATION_KEY = "fs.file.impl";
+  /** The largest read buffer a stream gets; Hudi's own log reads use 1 MiB ({@code TableWriteConfigs}). */
+  static final int MAX_READ_BUFFER = 1024 * 1024;
+
+  public ForklessLocalFileSystem() {
+    super(new Raw());
+  }
+
+  /**
+   * Makes {@code configuration} open {@code file:} paths with this file system, unless its user named an
+   * implementation of their own; returns it.
+   */
+  public static Configuration apply(Configuration configuration) {
+    Objects.requireNonNull(configuration, "configuration is null");
+    if (configuration.get(IMPLEMENTATION_KEY) == null) {
+      configuration.set(IMPLEMENTATION_KEY, ForklessLocalFileSystem.class.getName(), "hudi-tsd local file system");
+    }
+    return configuration;
+  }
+
+  /** The raw (unchecksummed) local file system under it. */
+  static final class Raw extends RawLocalFileSystem {
+    private static final String ATTRIBUTES = "unix:mode,size,isDirectory,lastModifiedTime,lastAccessTime,owner,group";
+
+    @Override
+    public void setPermission(Path path, FsPermission permission) throws IOException {
+      if (permission.getStickyBit()) {
+        super.setPermission(path, permission);
+        return;
+      }
+      Set<PosixFilePermission> posix = PosixFilePermissions.fromString(permission.getUserAction().SYMBOL
+          + permission.getGroupAction().SYMBOL + permission.getOtherAction().SYMBOL);
+      try {
+        Files.setPosixFilePermissions(pathToFile(path).toPath(), posix);
+      } catch (UnsupportedOperationException e) {
+        super.setPermission(path, permission);
+      }
+    }
+
+    /** As Hadoop's (links followed, the same fields), with the owner, group and mode read in the same call. */
+    @Override
+    public FileStatus getFileStatus(Path path) throws IOException {
+      Map<String, Object> attributes;
+      try {
+        attributes = Files.readAttributes(pathToFile(path).toPath(), ATTRIBUTES);
+      } catch (NoSuchFileException e) {
+        throw new FileNotFoundException("File " + path + " does not exist");
+      } catch (UnsupportedOperationException | IllegalArgumentException e) {
+        return super.getFileStatus(path);
+      }
+      int mode = (Integer) attributes.get("mode");
+      return new FileStatus((Long) attributes.get("size"), (Boolean) attributes.get("isDirectory"), 1,
+          getDefaultBlockSize(path), ((FileTime) attributes.get("lastModifiedTime")).toMillis(),
+          ((FileTime) attributes.get("lastAccessTime")).toMillis(), new FsPermission((short) (mode & 01777)),
+          ((Principal) attributes.get("owner")).getName(), ((Principal) attributes.get("group")).getName(),
+          path.makeQualified(getUri(), getWorkingDirectory()));
+    }
+
+    @Override
+    public FSDataInputStream open(Path path, int bufferSize) throws IOException {
+      return super.open(path, Math.min(bufferSize, MAX_READ_BUFFER));
+    }
+  }
+}
