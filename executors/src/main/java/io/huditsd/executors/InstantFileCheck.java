@@ -71,6 +71,8 @@ public final class InstantFileCheck {
       HoodieTimeline.INDEXING_ACTION, HoodieIndexPlan.class);
   /** At most this many files are named in one message; the count of the others follows. */
   private static final int NAMED_PER_MESSAGE = 3;
+  /** From this many unread files on, they are read in parallel (on the common pool). */
+  private static final int PARALLEL_FROM = 16;
 
   private final Map<String, Map<String, Verdict>> verdictsByTable = new ConcurrentHashMap<>();
   private final LongAdder filesRead = new LongAdder();
@@ -113,24 +115,27 @@ public final class InstantFileCheck {
     Map<String, Verdict> verdicts = verdictsByTable.computeIfAbsent(basePath, path -> new ConcurrentHashMap<>());
     // Archived or rolled-back files are forgotten, so the cache stays the size of the active timeline.
     verdicts.keySet().retainAll(listed.keySet());
-    List<String> problems = new ArrayList<>();
-    for (Map.Entry<String, Expected> file : expectedFiles(metaClient).entrySet()) {
+    Map<String, Expected> expected = expectedFiles(metaClient);
+    List<Map.Entry<String, Expected>> unread = new ArrayList<>();
+    for (Map.Entry<String, Expected> file : expected.entrySet()) {
       StoragePathInfo info = listed.get(file.getKey());
-      if (info == null) {
-        // Archived, rolled back or renamed since the timeline was loaded.
-        continue;
+      // Not listed: archived, rolled back or renamed since the timeline was loaded.
+      if (info != null && !readAlready(verdicts.get(file.getKey()), info)) {
+        unread.add(file);
       }
-      Verdict verdict = verdicts.get(file.getKey());
-      if (verdict == null || verdict.length() != info.getLength()
-          || verdict.modificationTime() != info.getModificationTime()) {
-        Optional<Verdict> read = read(metaClient, file.getValue(), info);
-        if (read.isEmpty()) {
-          continue;
-        }
-        verdict = read.get();
-        verdicts.put(file.getKey(), verdict);
+    }
+    // A first poll reads the whole active timeline (a once, a daemon's start): files are read side by side then.
+    (unread.size() >= PARALLEL_FROM ? unread.parallelStream() : unread.stream()).forEach(file ->
+        read(metaClient, file.getValue(), listed.get(file.getKey()))
+            .ifPresent(verdict -> verdicts.put(file.getKey(), verdict)));
+    List<String> problems = new ArrayList<>();
+    for (String file : expected.keySet()) {
+      StoragePathInfo info = listed.get(file);
+      Verdict verdict = verdicts.get(file);
+      // No verdict: the file changed or went away while it was read; it is read again at the next verify.
+      if (info != null && readAlready(verdict, info)) {
+        verdict.problem().ifPresent(problems::add);
       }
-      verdict.problem().ifPresent(problems::add);
     }
     if (!problems.isEmpty()) {
       StringBuilder message = new StringBuilder(basePath).append(": corrupt instant file ")
@@ -142,6 +147,11 @@ public final class InstantFileCheck {
       message.append(" (the table is not serviced until the file is restored or the instant removed)");
       throw new CorruptInstantException(message.toString());
     }
+  }
+
+  private static boolean readAlready(Verdict verdict, StoragePathInfo info) {
+    return verdict != null && verdict.length() == info.getLength()
+        && verdict.modificationTime() == info.getModificationTime();
   }
 
   /** How many instant files this check has read so far (each new or changed file once). */

@@ -229,6 +229,31 @@ class TestCorruptInstants {
     assertThat(hudiTables.instantFiles().filesRead() - before).isEqualTo(3);
   }
 
+  /** A first poll of a long timeline reads its files side by side: each once, and every corrupt one named in order. */
+  @Test
+  void aLongTimelineIsReadOnceAndEveryCorruptFileInItIsNamed() throws IOException {
+    ServicedTable table = table("orders", HoodieTableType.MERGE_ON_READ, 9, Map.of());
+    List<String> instants = new java.util.ArrayList<>();
+    for (int commit = 1; commit <= 20; commit++) {
+      instants.add(localTables.upsert(table, 0, 5, commit));
+    }
+    Path empty = completed(table, instants.get(3), "deltacommit");
+    Path garbled = completed(table, instants.get(12), "deltacommit");
+    overwrite(empty, new byte[0]);
+    overwrite(garbled, GARBAGE);
+    TableState state = new TableState(quiet(table));
+    long before = hudiTables.instantFiles().filesRead();
+
+    assertThat(poller.poll(state, true)).isEqualTo(TablePoller.Result.FAILED);
+
+    assertThat(hudiTables.instantFiles().filesRead() - before).isEqualTo(20);
+    assertThat(state.snapshot().lastError().orElseThrow())
+        .startsWith(named(table, empty, "completed deltacommit") + " is empty (0 bytes)")
+        .contains("; corrupt instant file " + uri(garbled) + ": completed deltacommit cannot be read as ");
+    assertThat(poller.poll(state, true)).isEqualTo(TablePoller.Result.FAILED);
+    assertThat(hudiTables.instantFiles().filesRead() - before).as("files read again").isEqualTo(20);
+  }
+
   @Test
   void aQueuedPlanDoesNotRunWhileACompletedInstantIsCorrupt() throws IOException {
     ServicedTable table = table("orders", HoodieTableType.MERGE_ON_READ, 9, Map.of());
