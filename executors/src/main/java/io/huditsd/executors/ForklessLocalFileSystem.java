@@ -1,7 +1,9 @@
 package io.huditsd.executors;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BufferedFSInputStream;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -30,9 +32,12 @@ import java.util.Set;
  * it holds the table lock. This file system does the same through {@code java.nio}: the mode set with one
  * {@code chmod} call, a status read with one {@code stat}.
  *
- * <p>It also caps the buffer of a stream opened for reading: Hudi opens the metadata table's HFiles with the file
- * system's block size as buffer size (32 MiB on a local disk), and each open then allocated and zeroed 32 MiB, many
- * times a plan. Reads larger than the buffer bypass it, so a smaller one changes no result.
+ * <p>It also caps the buffers of a stream opened for reading at {@link #MAX_READ_BUFFER}: Hudi opens the metadata
+ * table's HFiles with the file system's block size as buffer size (32 MiB on a local disk), and buffers each of its
+ * log files in {@code hoodie.memory.dfs.buffer.max.size} (16 MiB unless set, and the metadata table's readers never
+ * pass the daemon's setting on), allocating and zeroing that much for every file it opens, dozens of times a plan.
+ * The stream returned is buffered already, as Hudi's own wrapping would make it, so Hudi leaves it as it is. Reads
+ * larger than a buffer bypass it, so a smaller one changes no result.
  *
  * <p>Everything else is Hadoop's own: the checksums, rename, delete, the streams. Where a call needs what
  * {@code java.nio} cannot express here (a sticky bit, a file system without POSIX attributes), Hadoop's own code
@@ -43,6 +48,8 @@ public final class ForklessLocalFileSystem extends LocalFileSystem {
   static final String IMPLEMENTATION_KEY = "fs.file.impl";
   /** The largest read buffer a stream gets; Hudi's own log reads use 1 MiB ({@code TableWriteConfigs}). */
   static final int MAX_READ_BUFFER = 1024 * 1024;
+  /** Hadoop's {@code io.file.buffer.size} default, for a caller that asks for no size. */
+  private static final int DEFAULT_READ_BUFFER = 4096;
 
   public ForklessLocalFileSystem() {
     super(new Raw());
@@ -58,6 +65,21 @@ public final class ForklessLocalFileSystem extends LocalFileSystem {
       configuration.set(IMPLEMENTATION_KEY, ForklessLocalFileSystem.class.getName(), "hudi-tsd local file system");
     }
     return configuration;
+  }
+
+  /**
+   * Hadoop's checksummed stream, buffered in at most {@link #MAX_READ_BUFFER}. Hudi wraps a stream whose inner
+   * stream is an {@code FSInputStream} in a {@link BufferedFSInputStream} of the size it asked for; a stream that
+   * is one already it takes as it is.
+   */
+  @Override
+  public FSDataInputStream open(Path path, int bufferSize) throws IOException {
+    FSDataInputStream opened = super.open(path, bufferSize);
+    if (opened.getWrappedStream() instanceof FSInputStream checked) {
+      int size = bufferSize > 0 ? Math.min(bufferSize, MAX_READ_BUFFER) : DEFAULT_READ_BUFFER;
+      return new FSDataInputStream(new BufferedFSInputStream(checked, size));
+    }
+    return opened;
   }
 
   /** The raw (unchecksummed) local file system under it. */

@@ -1,6 +1,8 @@
 package io.huditsd.executors;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BufferedFSInputStream;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -10,6 +12,8 @@ import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hudi.hadoop.fs.HadoopFSUtils;
+import org.apache.hudi.storage.StoragePath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,21 +109,52 @@ class TestForklessLocalFileSystem {
     }
   }
 
+  /**
+   * A stream opened with Hudi's 16 MiB log buffer reads what was written, seeking and reading at positions, and is
+   * one Hudi takes as it is rather than wrapping it in a buffer of the size it asked for.
+   */
   @Test
-  void readsWhatWasWrittenThroughABoundedBuffer() throws IOException {
+  void readsWhatWasWrittenThroughABoundedBufferThatHudiKeeps() throws IOException {
     byte[] content = new byte[3 * ForklessLocalFileSystem.MAX_READ_BUFFER + 17];
-    Arrays.fill(content, (byte) 7);
-    content[content.length - 1] = 9;
+    for (int i = 0; i < content.length; i++) {
+      content[i] = (byte) (i * 31 + i / 7);
+    }
     Path file = new Path(directory.toUri().toString(), "large.bin");
     try (FileSystem fileSystem = forkless()) {
       try (FSDataOutputStream out = fileSystem.create(file)) {
         out.write(content);
       }
       byte[] read = new byte[content.length];
-      try (FSDataInputStream in = fileSystem.open(file, 32 * 1024 * 1024)) {
+      try (FSDataInputStream in = HadoopFSUtils.getFSDataInputStream(fileSystem,
+          new StoragePath(file.toUri()), 16 * 1024 * 1024, true)) {
+        assertThat(in.getWrappedStream()).isInstanceOf(BufferedFSInputStream.class);
         in.readFully(read);
+        assertThat(read).isEqualTo(content);
+
+        in.seek(ForklessLocalFileSystem.MAX_READ_BUFFER + 5);
+        assertThat(in.read()).isEqualTo(content[ForklessLocalFileSystem.MAX_READ_BUFFER + 5] & 0xff);
+        assertThat(in.getPos()).isEqualTo(ForklessLocalFileSystem.MAX_READ_BUFFER + 6);
+        byte[] tail = new byte[17];
+        in.readFully(content.length - 17, tail);
+        assertThat(tail).isEqualTo(Arrays.copyOfRange(content, content.length - 17, content.length));
       }
-      assertThat(read).isEqualTo(content);
+    }
+  }
+
+  /** A checksum that no longer matches still fails the read, through the buffer. */
+  @Test
+  void aFileThatNoLongerMatchesItsChecksumFailsToRead() throws IOException {
+    Path file = new Path(directory.toUri().toString(), "checked.bin");
+    try (FileSystem fileSystem = forkless()) {
+      try (FSDataOutputStream out = fileSystem.create(file)) {
+        out.write(new byte[4096]);
+      }
+      byte[] changed = new byte[4096];
+      changed[100] = 1;
+      Files.write(directory.resolve("checked.bin"), changed);
+      try (FSDataInputStream in = fileSystem.open(file, 16 * 1024 * 1024)) {
+        assertThatThrownBy(() -> in.readFully(new byte[4096])).isInstanceOf(ChecksumException.class);
+      }
     }
   }
 
