@@ -120,6 +120,7 @@ final class OnceCommand extends Command {
   @Override
   public void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
     showProgressLogs(namespace.getBoolean("json"));
+    JvmOpens.missing().ifPresent(LOG::warn);
     Pass pass = namespace.getString("config") == null ? passFromFlags(namespace)
         : passFromConfig(bootstrap, namespace);
     List<RunRecord> finished = Collections.synchronizedList(new ArrayList<>());

@@ -134,6 +134,7 @@ public class TsdApplication extends Application<TsdConfiguration> {
 
   @Override
   public void run(TsdConfiguration configuration, Environment environment) {
+    JvmOpens.missing().ifPresent(LOG::warn);
     PrometheusRegistry metrics = new PrometheusRegistry();
     JvmMetrics.builder().register(metrics);
     metrics.register(new DropwizardMetricsCollector(environment.metrics()));

@@ -130,6 +130,18 @@ class TestOnceCommand {
     Finished neither = once();
     assertThat(neither.exitCode()).as(neither.output()).isEqualTo(2);
     assertThat(neither.stderr()).contains("give --config FILE (the server's tsd.yml) or at least one --table URI");
+    assertThat(neither.output()).doesNotContain("--add-opens");
+  }
+
+  /** A JVM started without bin/tsd's --add-opens says so, naming the packages, and still runs. */
+  @Test
+  void aJvmWithoutTheLaunchersOpensSaysWhichPackagesAreClosed() throws Exception {
+    Finished closed = once(List.of(), "--table", work.resolve("missing").toString());
+
+    assertThat(closed.exitCode()).as(closed.output()).isEqualTo(2);
+    assertThat(closed.output()).contains("this JVM was started without --add-opens for java.base/java.lang, "
+        + "java.base/java.util, java.base/java.util.concurrent, java.base/java.util.concurrent.atomic, "
+        + "java.base/java.nio, java.base/java.net (bin/tsd passes them)");
   }
 
   private record Finished(int exitCode, String stdout, String stderr) {
@@ -140,10 +152,16 @@ class TestOnceCommand {
 
   /** {@code bin/tsd once ARGS} as the launcher runs it, on this test's class path. */
   private static Finished once(String... arguments) throws Exception {
+    return once(JvmOpens.PACKAGES.stream().map(name -> "--add-opens=java.base/" + name + "=ALL-UNNAMED").toList(),
+        arguments);
+  }
+
+  private static Finished once(List<String> opens, String... arguments) throws Exception {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx1g", "-Djdk.attach.allowAttachSelf=true", "-Djol.skipHotspotSAAttach=true",
-        // Logback's status lines about this test class path (two logback-test.xml), which bin/tsd does not have.
-        "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener",
+        "-Xmx1g", "-Djdk.attach.allowAttachSelf=true", "-Djol.skipHotspotSAAttach=true"));
+    command.addAll(opens);
+    // Logback's status lines about this test class path (two logback-test.xml), which bin/tsd does not have.
+    command.addAll(List.of("-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener",
         "-cp", System.getProperty("java.class.path"), TsdApplication.class.getName(), "once"));
     command.addAll(List.of(arguments));
     String name = "once-" + System.nanoTime();

@@ -46,8 +46,12 @@ import java.util.Set;
 public final class ForklessLocalFileSystem extends LocalFileSystem {
   /** The Hadoop key naming the class of {@code file:} URIs. */
   static final String IMPLEMENTATION_KEY = "fs.file.impl";
-  /** The largest read buffer a stream gets; Hudi's own log reads use 1 MiB ({@code TableWriteConfigs}). */
-  static final int MAX_READ_BUFFER = 1024 * 1024;
+  /**
+   * The largest read buffer a stream gets. Small: the metadata table's readers open a file for every block they
+   * read (through Hudi's {@code InLineFileSystem}), and a buffer of half a G1 region or more (1 MiB regions at the
+   * default 2 GiB heap) is allocated outside the young generation, slowly.
+   */
+  static final int MAX_READ_BUFFER = 64 * 1024;
   /** Hadoop's {@code io.file.buffer.size} default, for a caller that asks for no size. */
   private static final int DEFAULT_READ_BUFFER = 4096;
 

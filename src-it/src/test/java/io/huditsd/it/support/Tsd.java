@@ -1,5 +1,7 @@
 package io.huditsd.it.support;
 
+import io.huditsd.api.JvmOpens;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -162,6 +164,8 @@ public final class Tsd {
       command.add("-jar");
       command.add(jar().toString());
     } else {
+      // As bin/tsd; java -jar takes them from the jar's manifest.
+      JvmOpens.PACKAGES.forEach(name -> command.add("--add-opens=java.base/" + name + "=ALL-UNNAMED"));
       // The jar's manifest Class-Path (lib/) still applies to a jar named on -cp.
       command.add("-cp");
       command.add(hadoopConfDir.toAbsolutePath() + java.io.File.pathSeparator + jar());
