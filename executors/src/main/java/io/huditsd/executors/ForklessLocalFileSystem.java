@@ -21,6 +21,7 @@ import java.security.Principal;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Hadoop's checksummed local file system ({@code file:}) without the processes Hadoop forks when its native library
@@ -88,7 +89,7 @@ public final class ForklessLocalFileSystem extends LocalFileSystem {
 
   /** The raw (unchecksummed) local file system under it. */
   static final class Raw extends RawLocalFileSystem {
-    private static final String ATTRIBUTES = "unix:mode,size,isDirectory,lastModifiedTime,lastAccessTime,owner,group";
+    private static final String ATTRIBUTES = "unix:mode,size,isDirectory,lastModifiedTime,lastAccessTime,uid,gid";
 
     @Override
     public void setPermission(Path path, FsPermission permission) throws IOException {
@@ -105,28 +106,75 @@ public final class ForklessLocalFileSystem extends LocalFileSystem {
       }
     }
 
-    /** As Hadoop's (links followed, the same fields), with the owner, group and mode read in the same call. */
+    /**
+     * As Hadoop's (links followed, the same fields) from one {@code stat}. The owner's and group's names are looked
+     * up when asked for, once per id: a name lookup reads the system's user and group databases, and most callers
+     * (a timeline listing, a partition listing) never ask.
+     */
     @Override
     public FileStatus getFileStatus(Path path) throws IOException {
+      java.nio.file.Path file = pathToFile(path).toPath();
       Map<String, Object> attributes;
       try {
-        attributes = Files.readAttributes(pathToFile(path).toPath(), ATTRIBUTES);
+        attributes = Files.readAttributes(file, ATTRIBUTES);
       } catch (NoSuchFileException e) {
         throw new FileNotFoundException("File " + path + " does not exist");
       } catch (UnsupportedOperationException | IllegalArgumentException e) {
         return super.getFileStatus(path);
       }
       int mode = (Integer) attributes.get("mode");
-      return new FileStatus((Long) attributes.get("size"), (Boolean) attributes.get("isDirectory"), 1,
+      return new LocalStatus((Long) attributes.get("size"), (Boolean) attributes.get("isDirectory"),
           getDefaultBlockSize(path), ((FileTime) attributes.get("lastModifiedTime")).toMillis(),
           ((FileTime) attributes.get("lastAccessTime")).toMillis(), new FsPermission((short) (mode & 01777)),
-          ((Principal) attributes.get("owner")).getName(), ((Principal) attributes.get("group")).getName(),
-          path.makeQualified(getUri(), getWorkingDirectory()));
+          path.makeQualified(getUri(), getWorkingDirectory()), file, (Integer) attributes.get("uid"),
+          (Integer) attributes.get("gid"));
     }
 
     @Override
     public FSDataInputStream open(Path path, int bufferSize) throws IOException {
       return super.open(path, Math.min(bufferSize, MAX_READ_BUFFER));
+    }
+  }
+
+  /** A status whose owner and group are named on first use, from names looked up once per id. */
+  private static final class LocalStatus extends FileStatus {
+    private static final Map<Integer, String> USERS = new ConcurrentHashMap<>();
+    private static final Map<Integer, String> GROUPS = new ConcurrentHashMap<>();
+
+    private final transient java.nio.file.Path file;
+    private final int uid;
+    private final int gid;
+
+    LocalStatus(long length, boolean directory, long blockSize, long modified, long accessed,
+                FsPermission permission, Path path, java.nio.file.Path file, int uid, int gid) {
+      super(length, directory, 1, blockSize, modified, accessed, permission, null, null, path);
+      this.file = file;
+      this.uid = uid;
+      this.gid = gid;
+    }
+
+    @Override
+    public String getOwner() {
+      return named(USERS, uid, "unix:owner");
+    }
+
+    @Override
+    public String getGroup() {
+      return named(GROUPS, gid, "unix:group");
+    }
+
+    /** The name of {@code id}, as the file's attribute gives it; its number if the file went away meanwhile. */
+    private String named(Map<Integer, String> names, int id, String attribute) {
+      String name = names.get(id);
+      if (name == null) {
+        try {
+          name = ((Principal) Files.getAttribute(file, attribute)).getName();
+        } catch (IOException | RuntimeException e) {
+          return Integer.toString(id);
+        }
+        names.put(id, name);
+      }
+      return name;
     }
   }
 }
