@@ -6,8 +6,6 @@ import org.apache.hudi.avro.HoodieBloomFilterWriteSupport;
 import org.apache.hudi.common.bloom.BloomFilterTypeCode;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.parquet.column.statistics.Statistics;
-import org.apache.parquet.format.converter.ParquetMetadataConverter;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
@@ -243,7 +241,7 @@ final class GroupLayout {
   private FooterRead read(Path file) {
     try {
       HadoopInputFile input = HadoopInputFile.fromPath(file, conf);
-      ParquetMetadata footer = ParquetFileReader.readFooter(input, ParquetMetadataConverter.NO_FILTER);
+      ParquetMetadata footer = FooterReader.read(input);
       Map<String, String> keyValues = footer.getFileMetaData().getKeyValueMetaData();
       String bloom = keyValues.get(BLOOM_FILTER_KEY);
       String bloomType = bloomTypeOf(keyValues);
