@@ -1,5 +1,7 @@
 package org.apache.hudi.client.transaction.lock;
 
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.apache.hudi.client.transaction.lock.metrics.HoodieLockMetrics;
@@ -11,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Hudi's {@link StorageBasedLockProvider} with a storage lock client chosen by the subclass. Hudi 1.2.0 picks the
@@ -46,11 +49,23 @@ public abstract class StorageBasedLockProviderBridge extends StorageBasedLockPro
     // Hudi's own JVM hook out (its constructor threw if the JVM was already stopping), ours in.
     super.tryRemoveShutdownHook();
     try {
-      ShutdownHookManager.get().addShutdownHook(releaseAtExit, RELEASE_PRIORITY);
+      ShutdownHookManager.get().addShutdownHook(releaseAtExit, RELEASE_PRIORITY, ShutdownTimeout.SECONDS,
+          TimeUnit.SECONDS);
     } catch (IllegalStateException e) {
       // The exit began between the two: the lock, if this provider ever takes it, lapses with its lease.
       LOG.warn("The JVM is stopping: a storage lock taken by this provider is not released at exit");
     }
+  }
+
+  /**
+   * Hadoop's {@code hadoop.service.shutdown.timeout} for a hook, read once per JVM: the two-argument
+   * {@code addShutdownHook} reads it from a new {@link Configuration}, which parses Hadoop's XML resources again, at
+   * every call, and every write client builds a lock provider.
+   */
+  private static final class ShutdownTimeout {
+    static final long SECONDS = Math.max(ShutdownHookManager.TIMEOUT_MINIMUM, new Configuration().getTimeDuration(
+        CommonConfigurationKeysPublic.SERVICE_SHUTDOWN_TIMEOUT,
+        CommonConfigurationKeysPublic.SERVICE_SHUTDOWN_TIMEOUT_DEFAULT, TimeUnit.SECONDS));
   }
 
   /** Hudi's close calls this: a provider closed takes its release at exit out. */
