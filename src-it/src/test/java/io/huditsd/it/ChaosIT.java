@@ -14,6 +14,7 @@ import org.apache.curator.test.TestingServer;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.exception.TableNotFoundException;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 
@@ -285,11 +286,22 @@ class ChaosIT {
 
   /** The table's pending instants, e.g. {@code compaction.INFLIGHT 20261201...}, or "nothing pending". */
   private static String pending(String basePath) {
-    HoodieTableMetaClient metaClient = new TableReader(basePath).metaClient();
+    HoodieTableMetaClient metaClient = metaClient(basePath);
     List<HoodieInstant> instants = metaClient.getActiveTimeline().filterInflightsAndRequested().getInstants();
     return instants.isEmpty() ? "nothing pending" : instants.stream()
         .map(instant -> instant.getAction() + "." + instant.getState() + " " + instant.requestedTime())
         .collect(Collectors.joining(", "));
+  }
+
+  /**
+   * A meta client of the table, read again while Hudi rewrites {@code hoodie.properties}: building an index does
+   * (the metadata partitions it lists), by writing a backup, deleting the file and writing it anew, and a reader in
+   * between finds a file without the table's layout version ("Table does not exist"). Hudi's own readers retry.
+   */
+  private static HoodieTableMetaClient metaClient(String basePath) {
+    return await("a meta client of " + basePath).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200))
+        .ignoreException(TableNotFoundException.class)
+        .until(() -> new TableReader(basePath).metaClient(), java.util.Objects::nonNull);
   }
 
   private static String timelineListing(String basePath) throws IOException {
