@@ -30,7 +30,7 @@ import io.huditsd.api.rest.TableServiceManagerResource;
 import io.huditsd.api.rest.TablesResource;
 import io.huditsd.config.ServicedTables;
 import io.huditsd.config.TsdConfiguration;
-import io.huditsd.executors.ThreadIoStatistics;
+import io.huditsd.executors.HadoopJvmDefaults;
 import io.huditsd.executors.clustering.BinaryCopyMetrics;
 import io.huditsd.lock.LockMetrics;
 import io.huditsd.scheduler.IngestionMetrics;
@@ -61,7 +61,7 @@ public class TsdApplication extends Application<TsdConfiguration> {
 
   public static void main(String[] args) throws Exception {
     widenCommonPool();
-    ThreadIoStatistics.disableUnlessConfigured();
+    HadoopJvmDefaults.install();
     quietObjectLayout();
     new TsdApplication().run(args);
   }
