@@ -67,12 +67,20 @@ public class TsdApplication extends Application<TsdConfiguration> {
   }
 
   /**
-   * Hudi sizes its spillable maps with JOL, whose first use prints "# WARNING: Unable to attach Serviceability
-   * Agent" to stdout on every JVM that does not let it attach (bin/tsd skips the attach on purpose): a line on every
-   * start that nobody acts on, and one that would break {@code once --json}'s stdout. JOL is set up here, once and
-   * before any other thread runs, with stdout silenced for that moment. Reflection: JOL is Hudi's dependency.
+   * Hudi sizes its spillable maps with JOL, which sets itself up at first use: it attaches an agent to its own JVM
+   * for the Instrumentation API (a temporary jar and the attach handshake, about 0.13 s of every start, and a JVM
+   * that lets its own code attach agents) and tries the Serviceability Agent, and prints a warning to stdout for each
+   * it cannot use: a line on every start that nobody acts on, and one that would break {@code once --json}'s
+   * stdout. Neither is needed: without them JOL sizes objects from their field layout. So both are skipped unless
+   * the JVM was told otherwise, and JOL is set up here, once and before any other thread runs, with stdout silenced
+   * for that moment. Reflection: JOL is Hudi's dependency.
    */
   static void quietObjectLayout() {
+    for (String skip : List.of("jol.skipDynamicAttach", "jol.skipHotspotSAAttach")) {
+      if (System.getProperty(skip) == null) {
+        System.setProperty(skip, "true");
+      }
+    }
     PrintStream stdout = System.out;
     System.setOut(new PrintStream(OutputStream.nullOutputStream()));
     try {

@@ -158,7 +158,7 @@ class TestOnceCommand {
 
   private static Finished once(List<String> opens, String... arguments) throws Exception {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx1g", "-Djdk.attach.allowAttachSelf=true", "-Djol.skipHotspotSAAttach=true"));
+        "-Xmx1g"));
     command.addAll(opens);
     // Logback's status lines about this test class path (two logback-test.xml), which bin/tsd does not have.
     command.addAll(List.of("-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener",

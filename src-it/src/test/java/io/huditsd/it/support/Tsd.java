@@ -157,9 +157,6 @@ public final class Tsd {
     List<String> command = new ArrayList<>();
     command.add(javaExecutable());
     command.add("-Xmx1g");
-    // As bin/tsd: Hudi sizes records with JOL, which attaches to its own JVM.
-    command.add("-Djdk.attach.allowAttachSelf=true");
-    command.add("-Djol.skipHotspotSAAttach=true");
     if (hadoopConfDir == null) {
       command.add("-jar");
       command.add(jar().toString());
