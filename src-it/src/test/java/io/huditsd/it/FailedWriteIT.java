@@ -13,6 +13,7 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -88,7 +89,7 @@ class FailedWriteIT {
             table.upsert(rows(0, KEYS, n * 1_000L, "v" + n));
           }
 
-          await("the killed write rolled back; daemon log " + daemon.logs() + ".out")
+          withDaemonLog(daemon, () -> await("the killed write rolled back; daemon log " + daemon.logs() + ".out")
               .atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
               .untilAsserted(() -> {
                 // The instant, its files and the rollback's completion are separate steps of one rollback.
@@ -96,8 +97,9 @@ class FailedWriteIT {
                 assertThat(reader.metaClient().getActiveTimeline().getRollbackTimeline().filterCompletedInstants()
                     .countInstants()).as("completed rollbacks").isPositive();
                 assertThat(filesWrittenBy(basePath, failed)).as("files of the killed write").isEmpty();
-              });
-          await("the first commit's file slices cleaned; daemon log " + daemon.logs() + ".out")
+              }));
+          withDaemonLog(daemon, () -> await("the first commit's file slices cleaned; daemon log " + daemon.logs()
+              + ".out")
               .atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
               .untilAsserted(() -> {
                 assertThat(filesWrittenBy(basePath, first))
@@ -105,7 +107,7 @@ class FailedWriteIT {
                 // A clean deletes its files before it completes its instant: wait for both.
                 assertThat(reader.metaClient().getActiveTimeline().getCleanerTimeline().filterCompletedInstants()
                     .countInstants()).as("completed cleans").isPositive();
-              });
+              }));
           String metrics = DaemonApi.metrics(adminPort);
           assertThat(metrics).contains("tsd_failed_writes_pending{table=\"killed\"} 0.0");
           assertThat(daemon.stdout()).as("daemon log").contains("Rolled back failed writes table=killed instants=["
@@ -115,6 +117,15 @@ class FailedWriteIT {
         RowDiff.assertSameRows("snapshot listed from the metadata table", table.expected().rows(),
             reader.snapshot(Listing.METADATA_TABLE));
       }
+    }
+  }
+
+  /** Runs {@code wait}; if it times out, fails with the daemon's last log lines (CI keeps no file of a run). */
+  private static void withDaemonLog(Tsd.Running daemon, Runnable wait) {
+    try {
+      wait.run();
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(e.getMessage() + "\n" + daemon.logTail(), e);
     }
   }
 

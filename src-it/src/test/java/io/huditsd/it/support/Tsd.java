@@ -64,6 +64,15 @@ public final class Tsd {
       return read(logs.resolveSibling(logs.getFileName() + ".out"));
     }
 
+    /**
+     * The last lines of the process's stdout and stderr, for a failure message: CI keeps the test's output but not
+     * the files under {@code target/}.
+     */
+    public String logTail() {
+      String stderr = read(logs.resolveSibling(logs.getFileName() + ".err"));
+      return new Finished(0, stdout(), stderr, Duration.ZERO, logs).output();
+    }
+
     /** Waits for the process to end by itself; its exit code, or empty if it still runs after {@code timeout}. */
     public OptionalInt waitFor(Duration timeout) throws InterruptedException {
       return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
