@@ -120,12 +120,16 @@ class FailedWriteIT {
     }
   }
 
-  /** Runs {@code wait}; if it times out, fails with the daemon's last log lines (CI keeps no file of a run). */
+  /**
+   * Runs {@code wait}; if it times out, fails with the daemon's last log lines and its threads (CI keeps no file of
+   * a run).
+   */
   private static void withDaemonLog(Tsd.Running daemon, Runnable wait) {
     try {
       wait.run();
     } catch (ConditionTimeoutException e) {
-      throw new AssertionError(e.getMessage() + "\n" + daemon.logTail(), e);
+      throw new AssertionError(e.getMessage() + "\n" + daemon.logTail() + "\n--- daemon threads ---\n"
+          + daemon.threadDump(), e);
     }
   }
 

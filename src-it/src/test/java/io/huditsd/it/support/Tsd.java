@@ -73,6 +73,29 @@ public final class Tsd {
       return new Finished(0, stdout(), stderr, Duration.ZERO, logs).output();
     }
 
+    /**
+     * The process's threads as {@code jcmd Thread.print} prints them (also left in {@code logs.threads}), for a wait
+     * that timed out: a stuck thread shows where; a line saying why not if jcmd could not tell.
+     */
+    public String threadDump() {
+      Path dump = logs.resolveSibling(logs.getFileName() + ".threads");
+      Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+      try {
+        Process print = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+            .redirectErrorStream(true).redirectOutput(dump.toFile()).start();
+        if (!print.waitFor(30, TimeUnit.SECONDS)) {
+          print.destroyForcibly();
+          return "(jcmd Thread.print did not finish within 30 s)";
+        }
+        return read(dump);
+      } catch (IOException e) {
+        return "(no thread dump: " + e + ")";
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return "(no thread dump: interrupted)";
+      }
+    }
+
     /** Waits for the process to end by itself; its exit code, or empty if it still runs after {@code timeout}. */
     public OptionalInt waitFor(Duration timeout) throws InterruptedException {
       return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
