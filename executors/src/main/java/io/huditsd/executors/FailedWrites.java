@@ -16,18 +16,20 @@ import java.util.Optional;
  * @param pending writer instants whose heartbeat has expired but which are still on the timeline: the rollback
  *     failed, was not attempted (the table's clean is not the daemon's, or the policy is not LAZY), or Hudi left
  *     them alone
- * @param nextHeartbeatExpiry when the earliest live writer heartbeat expires unless renewed; a poll must look again
- *     by then, since a writer that died changes nothing on the timeline
+ * @param recheckAt when a poll must look at the table's writes again though its timeline did not change: when the
+ *     earliest live writer heartbeat expires unless renewed (a writer that died changes nothing on the timeline),
+ *     or, after a rollback that left expired writes pending, when to try it again (nothing else may ever change the
+ *     timeline of a table whose only writer died, and its cleaning waits behind those writes)
  * @param rollbackError why the rollback failed, if it did
  */
-public record FailedWrites(List<String> rolledBack, List<String> pending, Optional<Instant> nextHeartbeatExpiry,
+public record FailedWrites(List<String> rolledBack, List<String> pending, Optional<Instant> recheckAt,
                            Optional<String> rollbackError) {
   public static final FailedWrites NONE = new FailedWrites(List.of(), List.of(), Optional.empty(), Optional.empty());
 
   public FailedWrites {
     rolledBack = List.copyOf(rolledBack);
     pending = List.copyOf(pending);
-    Objects.requireNonNull(nextHeartbeatExpiry, "nextHeartbeatExpiry is null");
+    Objects.requireNonNull(recheckAt, "recheckAt is null");
     Objects.requireNonNull(rollbackError, "rollbackError is null");
   }
 

@@ -81,7 +81,16 @@ public final class FailedWritesRollback {
     if (!rolledBack.isEmpty()) {
       LOG.info("Rolled back failed writes table={} instants={}", table.id(), rolledBack);
     }
-    return new FailedWrites(rolledBack, after.expired(), after.nextExpiry(), error);
+    Optional<Instant> recheckAt = after.nextExpiry();
+    if (!after.expired().isEmpty()) {
+      // Tried again after one writers' heartbeat window, the time the table's writers take to give up on a commit:
+      // a lock held by a long commit is free by then, and a failure that persists warns once a window.
+      Instant retry = Instant.now().plusMillis(window);
+      LOG.warn("Failed writes still pending table={} instants={}; rolling them back again at {}", table.id(),
+          after.expired(), retry);
+      recheckAt = Optional.of(recheckAt.filter(expiry -> expiry.isBefore(retry)).orElse(retry));
+    }
+    return new FailedWrites(rolledBack, after.expired(), recheckAt, error);
   }
 
   /** Pending writer instants by heartbeat: expired ones (oldest first), and when the first live one expires. */

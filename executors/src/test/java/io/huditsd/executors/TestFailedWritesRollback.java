@@ -2,6 +2,8 @@ package io.huditsd.executors;
 
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServicedTable;
+import io.huditsd.lock.ZookeeperClients;
+import org.apache.curator.test.TestingServer;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.model.HoodieTableType;
@@ -14,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -107,7 +110,7 @@ class TestFailedWritesRollback {
     assertThat(pendingInstants(table)).containsExactly(live);
     assertThat(filesOf(table, live)).isNotEmpty();
     // The poll must look again once that heartbeat could have expired: Hudi's window is 60 s * 2 misses.
-    assertThat(result.nextHeartbeatExpiry()).hasValueSatisfying(expiry -> assertThat(expiry)
+    assertThat(result.recheckAt()).hasValueSatisfying(expiry -> assertThat(expiry)
         .isAfter(lastHeartbeat.plus(Duration.ofSeconds(119))).isBefore(lastHeartbeat.plus(Duration.ofSeconds(121))));
   }
 
@@ -143,6 +146,63 @@ class TestFailedWritesRollback {
     assertThat(fastRollback.run(declared, metaClient, fastPlans.writeConfig(declared, metaClient), true).rolledBack())
         .containsExactly(live);
     assertThat(pendingInstants(table)).isEmpty();
+  }
+
+  /**
+   * A rollback that fails (here its table lock cannot be taken: the writers' ZooKeeper is down) is tried again
+   * without a change on the timeline: the writer that died may have been the table's only one, and every clean
+   * waits behind its write. Once ZooKeeper is back, the next try rolls the write back.
+   */
+  @Test
+  void aRollbackThatFailedIsTriedAgainAfterOneWritersHeartbeatWindow() throws Exception {
+    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9, Map.of());
+    localTables.upsert(table, 0, 20, 1);
+    String failed = localTables.upsertWithoutCommit(table, 0, 20, 2);
+    expire(table, failed);
+    int port = unusedPort();
+    ServicedTable zookeeperLocked = table.withHoodieKeysOverridden(Map.ofEntries(
+        Map.entry("hoodie.client.heartbeat.interval_in_ms", "1000"),
+        Map.entry("hoodie.client.heartbeat.tolerable.misses", "10"),
+        Map.entry("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider"),
+        Map.entry("hoodie.write.lock.zookeeper.url", "127.0.0.1:" + port),
+        Map.entry("hoodie.write.lock.zookeeper.base_path", "/locks"),
+        Map.entry("hoodie.write.lock.zookeeper.connection_timeout_ms", "1000"),
+        Map.entry("hoodie.write.lock.zookeeper.session_timeout_ms", "10000"),
+        Map.entry("hoodie.write.lock.num_retries", "0"),
+        Map.entry("hoodie.write.lock.wait_time_ms", "1000"),
+        Map.entry("hoodie.write.lock.client.num_retries", "0"),
+        Map.entry("hoodie.write.lock.client.wait_time_ms_between_retry", "100")));
+    try (TestingServer zookeeper = new TestingServer(port, false)) {
+      Instant before = Instant.now();
+      FailedWrites result = run(zookeeperLocked, true);
+
+      assertThat(result.rolledBack()).isEmpty();
+      assertThat(result.pending()).containsExactly(failed);
+      assertThat(result.rollbackError()).isPresent();
+      assertThat(pendingInstants(table)).containsExactly(failed);
+      // The writers' window here is 1 s * 10 misses.
+      assertThat(result.recheckAt()).hasValueSatisfying(retry -> assertThat(retry)
+          .isAfterOrEqualTo(before.plusSeconds(10)).isBefore(Instant.now().plusSeconds(10).plusMillis(1)));
+
+      zookeeper.start();
+      // A fresh session: the first one gave up its retries, and its reconnection is not what this test is about.
+      ZookeeperClients.closeAll();
+      FailedWrites retried = run(zookeeperLocked, true);
+
+      assertThat(retried.rolledBack()).containsExactly(failed);
+      assertThat(retried.pending()).isEmpty();
+      assertThat(retried.rollbackError()).isEmpty();
+      assertThat(retried.recheckAt()).isEmpty();
+      assertThat(pendingInstants(table)).isEmpty();
+    } finally {
+      ZookeeperClients.closeAll();
+    }
+  }
+
+  private static int unusedPort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
   }
 
   @Test

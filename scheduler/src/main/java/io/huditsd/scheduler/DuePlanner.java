@@ -189,7 +189,8 @@ public final class DuePlanner {
    * @param recheckAt when the heartbeat of a pending plan that another process holds expires: its run is skipped
    *     while the heartbeat is alive, and if that process died nothing on the timeline changes to bring the plan
    *     back, so the table must be planned again by then; likewise when a live writer heartbeat expires (a
-   *     writer that died leaves its instant to be rolled back)
+   *     writer that died leaves its instant to be rolled back) and when a rollback of failed writes is to be tried
+   *     again ({@link FailedWrites#recheckAt})
    * @param failedWrites the writer commits found failed in this round and what was rolled back
    */
   public record Outcome(List<String> scheduledInstants, int enqueued, boolean timeTriggered,
@@ -246,7 +247,7 @@ public final class DuePlanner {
     enqueued += enqueuePending(table, metaClient, pending, scheduled, plan -> !scheduled.contains(plan.instant()))
         + enqueueArchiveIfDue(table, metaClient, config);
     return new Outcome(scheduled, enqueued, timeTriggered(table, config),
-        earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.nextHeartbeatExpiry()), failed);
+        earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.recheckAt()), failed);
   }
 
   /** Counts writers' failed commits, then rolls back those the daemon may roll back. */
