@@ -3,6 +3,7 @@ package io.huditsd.executors;
 import io.huditsd.config.HeartbeatSettings;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.lock.ZookeeperClients;
+import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
@@ -16,7 +17,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -159,7 +159,7 @@ class TestFailedWritesRollback {
     localTables.upsert(table, 0, 20, 1);
     String failed = localTables.upsertWithoutCommit(table, 0, 20, 2);
     expire(table, failed);
-    int port = unusedPort();
+    int port = InstanceSpec.getRandomPort();
     ServicedTable zookeeperLocked = table.withHoodieKeysOverridden(Map.ofEntries(
         Map.entry("hoodie.client.heartbeat.interval_in_ms", "1000"),
         Map.entry("hoodie.client.heartbeat.tolerable.misses", "10"),
@@ -196,12 +196,6 @@ class TestFailedWritesRollback {
       assertThat(pendingInstants(table)).isEmpty();
     } finally {
       ZookeeperClients.closeAll();
-    }
-  }
-
-  private static int unusedPort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 

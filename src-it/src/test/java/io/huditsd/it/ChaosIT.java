@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.Random;
 import java.util.stream.Collectors;
@@ -301,7 +302,7 @@ class ChaosIT {
   private static HoodieTableMetaClient metaClient(String basePath) {
     return await("a meta client of " + basePath).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200))
         .ignoreException(TableNotFoundException.class)
-        .until(() -> new TableReader(basePath).metaClient(), java.util.Objects::nonNull);
+        .until(() -> new TableReader(basePath).metaClient(), Objects::nonNull);
   }
 
   private static String timelineListing(String basePath) throws IOException {

@@ -37,13 +37,18 @@ public final class Tsd {
 
     /** Both streams, for failure messages. */
     public String output() {
-      return "--- stdout (" + logs + ".out) ---\n" + tail(stdout) + "\n--- stderr (" + logs + ".err) ---\n"
-          + tail(stderr);
+      return tails(logs, stdout, stderr);
     }
+  }
 
-    private static String tail(String text) {
-      return text.length() <= 6000 ? text : "...\n" + text.substring(text.length() - 6000);
-    }
+  /** The ends of a process's two streams, named by their files, for failure messages. */
+  private static String tails(Path logs, String stdout, String stderr) {
+    return "--- stdout (" + logs + ".out) ---\n" + tail(stdout) + "\n--- stderr (" + logs + ".err) ---\n"
+        + tail(stderr);
+  }
+
+  private static String tail(String text) {
+    return text.length() <= 6000 ? text : "...\n" + text.substring(text.length() - 6000);
   }
 
   /** A running daemon process. */
@@ -69,8 +74,7 @@ public final class Tsd {
      * the files under {@code target/}.
      */
     public String logTail() {
-      String stderr = read(logs.resolveSibling(logs.getFileName() + ".err"));
-      return new Finished(0, stdout(), stderr, Duration.ZERO, logs).output();
+      return tails(logs, stdout(), read(logs.resolveSibling(logs.getFileName() + ".err")));
     }
 
     /**
