@@ -49,6 +49,14 @@ final class BloomFilterUnion {
     return Base64.getDecoder().decode(serialized);
   }
 
+  /** Decodes the Base64 bytes from {@code serialized}'s position to its limit; the buffer is not changed. */
+  static byte[] decode(ByteBuffer serialized) {
+    ByteBuffer decoded = Base64.getDecoder().decode(serialized.duplicate());
+    return decoded.hasArray() && decoded.arrayOffset() == 0 && decoded.remaining() == decoded.array().length
+        ? decoded.array() : Arrays.copyOfRange(decoded.array(), decoded.arrayOffset() + decoded.position(),
+        decoded.arrayOffset() + decoded.limit());
+  }
+
   String typeCode() {
     return typeCode;
   }

@@ -7,26 +7,34 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
+import shaded.parquet.org.apache.thrift.TConfiguration;
 import shaded.parquet.org.apache.thrift.TException;
 import shaded.parquet.org.apache.thrift.protocol.TCompactProtocol;
-import shaded.parquet.org.apache.thrift.transport.TIOStreamTransport;
+import shaded.parquet.org.apache.thrift.protocol.TField;
+import shaded.parquet.org.apache.thrift.protocol.TStruct;
+import shaded.parquet.org.apache.thrift.transport.TEndpointTransport;
+import shaded.parquet.org.apache.thrift.transport.TTransportException;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * Reads a Parquet footer as {@link ParquetFileReader#readFooter} does with no filter, without interning its strings.
- * Parquet's reader interns every string of the footer, which suits column names repeated across row groups, but a
- * Hudi base file's footer also holds its bloom filter as one Base64 string (about 580 KB at Hudi's default 60,000
- * entries): interning it hashes and stores it in the JVM's string table, a quarter of the CPU of reading the footers
- * of a clustering group. The footer's structure is Parquet's ({@code FileMetaData}, read by its own Thrift code) and
- * its conversion Parquet's ({@link ParquetMetadataConverter#fromParquetMetadata}); an encrypted file is left to
+ * Reads a Parquet footer as {@link ParquetFileReader#readFooter} does with no filter, without interning its strings,
+ * and with one key-value entry's value handed back as bytes instead of a string. Parquet's reader interns every
+ * string of the footer, which suits column names repeated across row groups, but a Hudi base file's footer also
+ * holds its bloom filter as one Base64 string (about 580 KB at Hudi's default 60,000 entries): interning it hashes
+ * and stores it in the JVM's string table, a quarter of the CPU of reading the footers of a clustering group, and
+ * even without interning the string costs three copies of those bytes (read, decoded to a string, encoded back for
+ * Base64) that a copy of 200 small files allocates and zeroes 200 times. Held apart, the value is a view of the
+ * footer's bytes as read. The footer's structure is Parquet's ({@code FileMetaData}, read by its own Thrift code)
+ * and its conversion Parquet's ({@link ParquetMetadataConverter#fromParquetMetadata}); an encrypted file is left to
  * Parquet's reader.
  */
 final class FooterReader {
@@ -38,22 +46,41 @@ final class FooterReader {
   private FooterReader() {
   }
 
-  static ParquetMetadata read(InputFile file) throws IOException {
+  /**
+   * A footer as read.
+   *
+   * @param metadata the footer, without the held key's entry in its key-value metadata
+   * @param heldValue the held key's value as UTF-8 bytes (position to limit), or null when the footer has none
+   * @param offset where the footer starts in the file: every row group, page index and Parquet bloom filter lies
+   *     before it
+   */
+  record Footer(ParquetMetadata metadata, ByteBuffer heldValue, long offset) {
+    Footer {
+      Objects.requireNonNull(metadata, "metadata is null");
+    }
+  }
+
+  /**
+   * @param heldKey the key-value entry whose value is handed back as bytes ({@link Footer#heldValue})
+   */
+  static Footer read(InputFile file, String heldKey) throws IOException {
+    Objects.requireNonNull(heldKey, "heldKey is null");
     long length = file.getLength();
     if (length < MAGIC.length + TAIL) {
       throw new IOException(file + " is not a Parquet file (too small: " + length + " bytes)");
     }
     byte[] footer;
+    long footerStart;
     try (SeekableInputStream in = file.newStream()) {
       byte[] tail = new byte[TAIL];
       in.seek(length - TAIL);
       in.readFully(tail);
+      int footerLength = ByteBuffer.wrap(tail, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+      footerStart = length - TAIL - footerLength;
       if (!Arrays.equals(tail, 4, TAIL, MAGIC, 0, MAGIC.length)) {
         // An encrypted footer ("PARE"), or not a Parquet file: Parquet's reader decrypts or says what is wrong.
-        return ParquetFileReader.readFooter(file, ParquetMetadataConverter.NO_FILTER);
+        return fromParquetReader(file, heldKey, footerStart);
       }
-      int footerLength = ByteBuffer.wrap(tail, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-      long footerStart = length - TAIL - footerLength;
       if (footerLength < 0 || footerStart < MAGIC.length) {
         throw new IOException("corrupted file: the footer index is not within the file: " + file);
       }
@@ -62,16 +89,34 @@ final class FooterReader {
       in.readFully(footer);
     }
     FileMetaData metadata = new FileMetaData();
+    HoldingProtocol protocol;
     try {
-      metadata.read(new TCompactProtocol(new TIOStreamTransport(new ByteArrayInputStream(footer))));
+      protocol = new HoldingProtocol(new FooterBytes(footer), heldKey);
+      metadata.read(protocol);
     } catch (TException e) {
       throw new IOException("cannot read the Parquet footer of " + file + ": " + e.getMessage(), e);
     }
     if (metadata.isSetEncryption_algorithm()) {
       // A plaintext footer over encrypted columns: Parquet's reader checks the footer's signature.
-      return ParquetFileReader.readFooter(file, ParquetMetadataConverter.NO_FILTER);
+      return fromParquetReader(file, heldKey, footerStart);
     }
-    return CONVERTER.fromParquetMetadata(metadata, null, false, rowIndexOffsets(metadata));
+    if (protocol.held != null && metadata.getKey_value_metadata() != null) {
+      metadata.getKey_value_metadata().removeIf(entry -> heldKey.equals(entry.getKey()));
+    }
+    return new Footer(CONVERTER.fromParquetMetadata(metadata, null, false, rowIndexOffsets(metadata)), protocol.held,
+        footerStart);
+  }
+
+  private static Footer fromParquetReader(InputFile file, String heldKey, long footerStart) throws IOException {
+    ParquetMetadata parquets = ParquetFileReader.readFooter(file, ParquetMetadataConverter.NO_FILTER);
+    org.apache.parquet.hadoop.metadata.FileMetaData read = parquets.getFileMetaData();
+    Map<String, String> keyValues = new HashMap<>(read.getKeyValueMetaData());
+    String held = keyValues.remove(heldKey);
+    ParquetMetadata without = new ParquetMetadata(new org.apache.parquet.hadoop.metadata.FileMetaData(
+        read.getSchema(), keyValues, read.getCreatedBy(), read.getEncryptionType(), read.getFileDecryptor()),
+        parquets.getBlocks());
+    return new Footer(without, held == null ? null : ByteBuffer.wrap(held.getBytes(StandardCharsets.UTF_8)),
+        footerStart);
   }
 
   /** Where each row group's rows start in the file, as Parquet's reader gives them to the conversion. */
@@ -85,5 +130,161 @@ final class FooterReader {
       }
     }
     return offsets;
+  }
+
+  /**
+   * Parquet's compact protocol, except that the value of a {@code key_value_metadata} entry of the held key is read
+   * as a view of the footer's bytes (kept in {@link #held}) and given to Thrift as an empty string. Only an entry of
+   * the file's own key-value metadata is held (a struct's field ids repeat across structs), and only when its key
+   * came before its value, as Thrift writes them; otherwise the value is an ordinary string.
+   */
+  private static final class HoldingProtocol extends TCompactProtocol {
+    /** {@code FileMetaData.key_value_metadata}. */
+    private static final short KEY_VALUE_METADATA = 5;
+    /** {@code KeyValue.key} and {@code KeyValue.value}. */
+    private static final short KEY = 1;
+    private static final short VALUE = 2;
+
+    private final FooterBytes transport;
+    private final String heldKey;
+    /** Structs entered and not left: 1 in {@code FileMetaData}, 2 in an element of one of its lists. */
+    private int depth;
+    private short fileMetaDataField;
+    private short field;
+    private boolean heldKeyRead;
+    private ByteBuffer held;
+
+    HoldingProtocol(FooterBytes transport, String heldKey) {
+      super(transport);
+      this.transport = transport;
+      this.heldKey = heldKey;
+    }
+
+    @Override
+    public TStruct readStructBegin() throws TException {
+      depth++;
+      heldKeyRead = false;
+      return super.readStructBegin();
+    }
+
+    @Override
+    public void readStructEnd() throws TException {
+      depth--;
+      super.readStructEnd();
+    }
+
+    @Override
+    public TField readFieldBegin() throws TException {
+      TField next = super.readFieldBegin();
+      if (depth == 1) {
+        fileMetaDataField = next.id;
+      }
+      field = next.id;
+      return next;
+    }
+
+    @Override
+    public String readString() throws TException {
+      boolean inKeyValue = depth == 2 && fileMetaDataField == KEY_VALUE_METADATA;
+      if (inKeyValue && field == VALUE && heldKeyRead) {
+        heldKeyRead = false;
+        transport.lend(true);
+        try {
+          held = readBinary();
+        } finally {
+          transport.lend(false);
+        }
+        return "";
+      }
+      String value = super.readString();
+      if (inKeyValue && field == KEY) {
+        heldKeyRead = heldKey.equals(value);
+      }
+      return value;
+    }
+  }
+
+  /**
+   * A footer's bytes as a Thrift transport that can lend its buffer, so that Thrift reads the held value in place
+   * instead of copying it into an array first. Only then: Parquet's conversion keeps the binaries it is given (column
+   * statistics), which as views would each hold the whole footer, bloom filter included. A footer over Thrift's message-size limit is refused, as
+   * Parquet's reader refuses it, and a length read from the footer is checked against the bytes left, so a corrupt
+   * footer fails instead of allocating what its lengths claim.
+   */
+  private static final class FooterBytes extends TEndpointTransport {
+    private final byte[] bytes;
+    private int position;
+    private boolean lending;
+
+    FooterBytes(byte[] bytes) throws TTransportException {
+      super(new TConfiguration());
+      if (bytes.length > getMaxMessageSize()) {
+        throw new TTransportException(TTransportException.UNKNOWN, "the footer is larger (" + bytes.length
+            + " bytes) than Thrift's message-size limit (" + getMaxMessageSize() + " bytes)");
+      }
+      this.bytes = bytes;
+    }
+
+    @Override
+    public void checkReadBytesAvailable(long count) throws TTransportException {
+      if (count > bytes.length - position) {
+        throw new TTransportException(TTransportException.END_OF_FILE, "the footer ends before its structure does: "
+            + count + " bytes wanted, " + (bytes.length - position) + " left");
+      }
+    }
+
+    @Override
+    public boolean isOpen() {
+      return true;
+    }
+
+    @Override
+    public void open() {
+    }
+
+    @Override
+    public void close() {
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws TTransportException {
+      int available = Math.min(length, bytes.length - position);
+      if (available <= 0 && length > 0) {
+        throw new TTransportException(TTransportException.END_OF_FILE, "the footer ends before its structure does");
+      }
+      System.arraycopy(bytes, position, buffer, offset, available);
+      consumeBuffer(available);
+      return available;
+    }
+
+    @Override
+    public void write(byte[] buffer, int offset, int length) throws TTransportException {
+      throw new TTransportException(TTransportException.UNKNOWN, "a footer's bytes are read only");
+    }
+
+    /** While lending, Thrift reads in place from {@link #getBuffer}; otherwise it copies what it reads. */
+    void lend(boolean lend) {
+      this.lending = lend;
+    }
+
+    @Override
+    public byte[] getBuffer() {
+      return lending ? bytes : null;
+    }
+
+    @Override
+    public int getBufferPosition() {
+      return lending ? position : 0;
+    }
+
+    @Override
+    public int getBytesRemainingInBuffer() {
+      return lending ? bytes.length - position : -1;
+    }
+
+    @Override
+    public void consumeBuffer(int length) {
+      position += length;
+    }
   }
 }

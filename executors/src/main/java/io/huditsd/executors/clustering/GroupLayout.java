@@ -241,13 +241,15 @@ final class GroupLayout {
   private FooterRead read(Path file) {
     try {
       HadoopInputFile input = HadoopInputFile.fromPath(file, conf);
-      ParquetMetadata footer = FooterReader.read(input);
-      Map<String, String> keyValues = footer.getFileMetaData().getKeyValueMetaData();
-      String bloom = keyValues.get(BLOOM_FILTER_KEY);
+      // The bloom filter comes apart from the footer's entries, as the footer's bytes: decoded from them, it is
+      // never a string (about 580 KB per file at Hudi's defaults).
+      FooterReader.Footer footer = FooterReader.read(input, BLOOM_FILTER_KEY);
+      Map<String, String> keyValues = footer.metadata().getFileMetaData().getKeyValueMetaData();
       String bloomType = bloomTypeOf(keyValues);
-      return new FooterRead(file, new SourceFile(file, input.getLength(), withoutBloomFilter(footer)),
-          bloom == null ? null : BloomFilterUnion.decode(bloom), bloomType, keyValues.get(MIN_KEY),
-          keyValues.get(MAX_KEY), null);
+      return new FooterRead(file,
+          new SourceFile(file, input.getLength(), footer.offset(), withoutBloomFilter(footer.metadata())),
+          footer.heldValue() == null ? null : BloomFilterUnion.decode(footer.heldValue()), bloomType,
+          keyValues.get(MIN_KEY), keyValues.get(MAX_KEY), null);
     } catch (IOException | RuntimeException e) {
       return new FooterRead(file, null, null, null, null, null, e);
     }

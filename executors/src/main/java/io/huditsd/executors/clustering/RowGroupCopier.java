@@ -247,16 +247,20 @@ final class RowGroupCopier {
     return type.asGroupType().withNewFields(List.of(prune(child, path, depth + 1)));
   }
 
-  /** Opens a source: read whole into the buffer when small enough, otherwise as a stream. */
+  /**
+   * Opens a source: everything before its footer read into the buffer when small enough, otherwise as a stream.
+   * The footer was read during layout; Hudi's bloom filter makes it a third of a small base file.
+   */
   private OpenSource open(SourceFile source) throws IOException {
     FileSystem fileSystem = source.path().getFileSystem(conf);
     FSDataInputStream stream = fileSystem.open(source.path());
-    if (source.length() > MAX_BUFFERED) {
+    if (source.footerOffset() > MAX_BUFFERED) {
       return new OpenSource(source, HadoopStreams.wrap(stream), false);
     }
+    int length = (int) source.footerOffset();
     try (stream) {
-      byte[] bytes = fill(HadoopStreams.wrap(stream), 0, (int) source.length());
-      return new OpenSource(source, new ByteArraySeekableInputStream(bytes, 0, (int) source.length()), true);
+      byte[] bytes = fill(HadoopStreams.wrap(stream), 0, length);
+      return new OpenSource(source, new ByteArraySeekableInputStream(bytes, 0, length), true);
     }
   }
 

@@ -4,6 +4,8 @@ import org.apache.hudi.common.bloom.BloomFilter;
 import org.apache.hudi.common.bloom.BloomFilterFactory;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,6 +36,19 @@ class TestBloomFilterUnion {
 
     assertThat(union.add(BloomFilterUnion.decode(large.serializeToString()))).isFalse();
     assertThat(union.serialized()).isEqualTo(small.serializeToString());
+  }
+
+  @Test
+  void decodesFromAViewIntoLargerBytesAsFromTheString() {
+    String serialized = filter("DYNAMIC_V0", 1_000, 10_000, 0, 300).serializeToString();
+    byte[] ascii = serialized.getBytes(StandardCharsets.US_ASCII);
+    // As a footer holds it: the value between other bytes.
+    byte[] footer = new byte[ascii.length + 100];
+    System.arraycopy(ascii, 0, footer, 60, ascii.length);
+    ByteBuffer view = ByteBuffer.wrap(footer, 60, ascii.length);
+
+    assertThat(BloomFilterUnion.decode(view)).isEqualTo(BloomFilterUnion.decode(serialized));
+    assertThat(view.position()).as("the view is not consumed").isEqualTo(60);
   }
 
   private static void assertUnionLikeHudi(String type, int entries, int maxEntries, int[] keysPerFilter) {

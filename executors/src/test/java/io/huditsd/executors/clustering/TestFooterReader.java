@@ -5,20 +5,30 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The copy's footer reader gives what Parquet's own reader gives, on base files Hudi wrote, and fails as it does. */
+/**
+ * The copy's footer reader gives what Parquet's own reader gives, on base files Hudi wrote, with the bloom filter held
+ * apart as bytes, and fails as it does.
+ */
 class TestFooterReader {
   private final CopyTables tables = new CopyTables();
 
@@ -36,14 +46,68 @@ class TestFooterReader {
     for (Path file : files) {
       HadoopInputFile input = HadoopInputFile.fromPath(file, tables.hadoop());
       ParquetMetadata parquets = ParquetFileReader.readFooter(input, ParquetMetadataConverter.NO_FILTER);
+      Map<String, String> parquetsEntries = parquets.getFileMetaData().getKeyValueMetaData();
+      assertThat(parquetsEntries).as("footer entries of %s", file).containsKey(GroupLayout.BLOOM_FILTER_KEY);
 
-      ParquetMetadata ours = FooterReader.read(input);
+      FooterReader.Footer ours = FooterReader.read(input, GroupLayout.BLOOM_FILTER_KEY);
 
-      assertThat(ours.getFileMetaData().getKeyValueMetaData()).as("footer entries of %s", file)
-          .containsKey(GroupLayout.BLOOM_FILTER_KEY)
-          .isEqualTo(parquets.getFileMetaData().getKeyValueMetaData());
-      assertThat(ParquetMetadata.toJSON(ours)).as("footer of %s", file).isEqualTo(ParquetMetadata.toJSON(parquets));
+      Map<String, String> withoutBloomFilter = new HashMap<>(parquetsEntries);
+      String bloomFilter = withoutBloomFilter.remove(GroupLayout.BLOOM_FILTER_KEY);
+      assertThat(ours.metadata().getFileMetaData().getKeyValueMetaData()).as("footer entries of %s", file)
+          .isEqualTo(withoutBloomFilter);
+      assertThat(StandardCharsets.UTF_8.decode(ours.heldValue()).toString()).as("bloom filter of %s", file)
+          .isEqualTo(bloomFilter);
+      assertThat(ParquetMetadata.toJSON(ours.metadata())).as("footer of %s", file)
+          .isEqualTo(ParquetMetadata.toJSON(withEntries(parquets, withoutBloomFilter)));
+      assertThat(ours.offset()).as("footer offset of %s", file).isEqualTo(footerOffset(file));
+      for (BlockMetaData block : ours.metadata().getBlocks()) {
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+          assertThat(chunk.getStartingPos() + chunk.getTotalSize()).isLessThanOrEqualTo(ours.offset());
+          assertThat(chunk.getColumnIndexReference().getOffset() + chunk.getColumnIndexReference().getLength())
+              .isLessThanOrEqualTo(ours.offset());
+          assertThat(chunk.getOffsetIndexReference().getOffset() + chunk.getOffsetIndexReference().getLength())
+              .isLessThanOrEqualTo(ours.offset());
+        }
+      }
+
+      FooterReader.Footer absentKey = FooterReader.read(input, "no.such.key");
+      assertThat(absentKey.heldValue()).isNull();
+      assertThat(ParquetMetadata.toJSON(absentKey.metadata())).isEqualTo(ParquetMetadata.toJSON(parquets));
     }
+  }
+
+  @Test
+  void aFooterWhoseLengthsRunPastItsBytesFailsNamingTheFile() throws IOException {
+    ServicedTable table = tables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, CopyTables.V2,
+        Map.of());
+    tables.upsert(table, CopyTables.V2, 0, 50, 1, 1);
+    Path file = tables.latestBaseFiles(table).get(0);
+    java.nio.file.Path local = java.nio.file.Path.of(file.toUri());
+    byte[] bytes = Files.readAllBytes(local);
+    // Cut the footer's end off: its structure now claims more bytes (the bloom filter's string) than are left.
+    int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    int cut = footerLength / 2;
+    byte[] truncated = new byte[bytes.length - cut];
+    System.arraycopy(bytes, 0, truncated, 0, bytes.length - 8 - cut);
+    ByteBuffer.wrap(truncated, truncated.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).putInt(footerLength - cut);
+    System.arraycopy(bytes, bytes.length - 4, truncated, truncated.length - 4, 4);
+    java.nio.file.Path corrupt = Files.write(directory.resolve("corrupt.parquet"), truncated);
+
+    assertThatThrownBy(() -> FooterReader.read(HadoopInputFile.fromPath(new Path(corrupt.toUri()), tables.hadoop()),
+        GroupLayout.BLOOM_FILTER_KEY)).isInstanceOf(IOException.class)
+        .hasMessageContaining("corrupt.parquet");
+  }
+
+  private static ParquetMetadata withEntries(ParquetMetadata footer, Map<String, String> entries) {
+    FileMetaData file = footer.getFileMetaData();
+    return new ParquetMetadata(new FileMetaData(file.getSchema(), entries, file.getCreatedBy(), file.getEncryptionType(),
+        file.getFileDecryptor()), footer.getBlocks());
+  }
+
+  /** The footer's start, from the file's last 8 bytes (the footer's length and the magic). */
+  private static long footerOffset(Path file) throws IOException {
+    byte[] bytes = Files.readAllBytes(java.nio.file.Path.of(file.toUri()));
+    return bytes.length - 8L - ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
   }
 
   @Test
@@ -51,10 +115,11 @@ class TestFooterReader {
     java.nio.file.Path text = Files.writeString(directory.resolve("notes.parquet"), "not a parquet file at all");
     HadoopInputFile input = HadoopInputFile.fromPath(new Path(text.toUri()), tables.hadoop());
 
-    assertThatThrownBy(() -> FooterReader.read(input)).isInstanceOf(RuntimeException.class)
+    assertThatThrownBy(() -> FooterReader.read(input, GroupLayout.BLOOM_FILTER_KEY)).isInstanceOf(RuntimeException.class)
         .hasMessageContaining("notes.parquet");
     java.nio.file.Path tiny = Files.write(directory.resolve("tiny.parquet"), new byte[] {'P', 'A', 'R', '1'});
-    assertThatThrownBy(() -> FooterReader.read(HadoopInputFile.fromPath(new Path(tiny.toUri()), tables.hadoop())))
+    assertThatThrownBy(() -> FooterReader.read(HadoopInputFile.fromPath(new Path(tiny.toUri()), tables.hadoop()),
+        GroupLayout.BLOOM_FILTER_KEY))
         .isInstanceOf(IOException.class).hasMessageContaining("tiny.parquet is not a Parquet file (too small: 4 bytes)");
   }
 }
