@@ -109,14 +109,17 @@ final class FooterReader {
 
   private static Footer fromParquetReader(InputFile file, String heldKey, long footerStart) throws IOException {
     ParquetMetadata parquets = ParquetFileReader.readFooter(file, ParquetMetadataConverter.NO_FILTER);
-    org.apache.parquet.hadoop.metadata.FileMetaData read = parquets.getFileMetaData();
-    Map<String, String> keyValues = new HashMap<>(read.getKeyValueMetaData());
+    Map<String, String> keyValues = new HashMap<>(parquets.getFileMetaData().getKeyValueMetaData());
     String held = keyValues.remove(heldKey);
-    ParquetMetadata without = new ParquetMetadata(new org.apache.parquet.hadoop.metadata.FileMetaData(
-        read.getSchema(), keyValues, read.getCreatedBy(), read.getEncryptionType(), read.getFileDecryptor()),
-        parquets.getBlocks());
-    return new Footer(without, held == null ? null : ByteBuffer.wrap(held.getBytes(StandardCharsets.UTF_8)),
-        footerStart);
+    return new Footer(withKeyValues(parquets, keyValues),
+        held == null ? null : ByteBuffer.wrap(held.getBytes(StandardCharsets.UTF_8)), footerStart);
+  }
+
+  /** {@code footer} with other key-value metadata; schema, writer, encryption and row groups as they are. */
+  static ParquetMetadata withKeyValues(ParquetMetadata footer, Map<String, String> keyValues) {
+    org.apache.parquet.hadoop.metadata.FileMetaData file = footer.getFileMetaData();
+    return new ParquetMetadata(new org.apache.parquet.hadoop.metadata.FileMetaData(file.getSchema(), keyValues,
+        file.getCreatedBy(), file.getEncryptionType(), file.getFileDecryptor()), footer.getBlocks());
   }
 
   /** Where each row group's rows start in the file, as Parquet's reader gives them to the conversion. */
@@ -206,10 +209,10 @@ final class FooterReader {
 
   /**
    * A footer's bytes as a Thrift transport that can lend its buffer, so that Thrift reads the held value in place
-   * instead of copying it into an array first. Only then: Parquet's conversion keeps the binaries it is given (column
-   * statistics), which as views would each hold the whole footer, bloom filter included. A footer over Thrift's message-size limit is refused, as
-   * Parquet's reader refuses it, and a length read from the footer is checked against the bytes left, so a corrupt
-   * footer fails instead of allocating what its lengths claim.
+   * instead of copying it into an array first. Only then: Parquet's conversion keeps the binaries it is given
+   * (column statistics), which as views would each hold the whole footer, bloom filter included. A footer over
+   * Thrift's message-size limit is refused, as Parquet's reader refuses it, and a length read from the footer is
+   * checked against the bytes left, so a corrupt footer fails instead of allocating what its lengths claim.
    */
   private static final class FooterBytes extends TEndpointTransport {
     private final byte[] bytes;

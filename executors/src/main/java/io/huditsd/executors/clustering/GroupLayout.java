@@ -9,7 +9,6 @@ import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
-import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.api.Binary;
@@ -247,7 +246,7 @@ final class GroupLayout {
       Map<String, String> keyValues = footer.metadata().getFileMetaData().getKeyValueMetaData();
       String bloomType = bloomTypeOf(keyValues);
       return new FooterRead(file,
-          new SourceFile(file, input.getLength(), footer.offset(), withoutBloomFilter(footer.metadata())),
+          new SourceFile(file, footer.offset(), withoutBloomFilter(footer.metadata())),
           footer.heldValue() == null ? null : BloomFilterUnion.decode(footer.heldValue()), bloomType,
           keyValues.get(MIN_KEY), keyValues.get(MAX_KEY), null);
     } catch (IOException | RuntimeException e) {
@@ -276,14 +275,13 @@ final class GroupLayout {
     return code == null || code.isEmpty() ? BloomFilterTypeCode.SIMPLE.name() : code;
   }
 
+  /** The footer as read (the filter itself already held apart), without the filter's type and the key range. */
   private static ParquetMetadata withoutBloomFilter(ParquetMetadata footer) {
-    FileMetaData file = footer.getFileMetaData();
-    Map<String, String> keyValues = new HashMap<>(file.getKeyValueMetaData());
-    keyValues.remove(BLOOM_FILTER_KEY);
+    Map<String, String> keyValues = new HashMap<>(footer.getFileMetaData().getKeyValueMetaData());
     keyValues.remove(BLOOM_TYPE_KEY);
     keyValues.remove(MIN_KEY);
     keyValues.remove(MAX_KEY);
-    return new ParquetMetadata(new FileMetaData(file.getSchema(), keyValues, file.getCreatedBy()), footer.getBlocks());
+    return FooterReader.withKeyValues(footer, keyValues);
   }
 
   /** Collects one output's row groups and merges the footer entries of the files they come from. */

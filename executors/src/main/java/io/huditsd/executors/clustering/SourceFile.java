@@ -11,18 +11,16 @@ import java.util.Objects;
  * memory grow with the group.
  *
  * @param path the file
- * @param length its length in bytes
- * @param footerOffset where its footer starts: every row group, page index and Parquet bloom filter lies before, so
- *     a copy reads no further
+ * @param footerOffset where its footer starts (within the file: the footer's reader checks it): every row group,
+ *     page index and Parquet bloom filter lies before, so a copy reads no further
  * @param footer its footer without the bloom filter entries
  */
-record SourceFile(Path path, long length, long footerOffset, ParquetMetadata footer) {
+record SourceFile(Path path, long footerOffset, ParquetMetadata footer) {
   SourceFile {
     Objects.requireNonNull(path, "path is null");
     Objects.requireNonNull(footer, "footer is null");
-    if (footerOffset < 0 || footerOffset > length) {
-      throw new IllegalArgumentException("footerOffset " + footerOffset + " is not within the file's " + length
-          + " bytes: " + path);
+    if (footerOffset < 0) {
+      throw new IllegalArgumentException("footerOffset " + footerOffset + " is negative: " + path);
     }
   }
 }

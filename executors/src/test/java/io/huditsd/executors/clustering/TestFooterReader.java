@@ -7,7 +7,6 @@ import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.Test;
@@ -58,7 +57,7 @@ class TestFooterReader {
       assertThat(StandardCharsets.UTF_8.decode(ours.heldValue()).toString()).as("bloom filter of %s", file)
           .isEqualTo(bloomFilter);
       assertThat(ParquetMetadata.toJSON(ours.metadata())).as("footer of %s", file)
-          .isEqualTo(ParquetMetadata.toJSON(withEntries(parquets, withoutBloomFilter)));
+          .isEqualTo(ParquetMetadata.toJSON(FooterReader.withKeyValues(parquets, withoutBloomFilter)));
       assertThat(ours.offset()).as("footer offset of %s", file).isEqualTo(footerOffset(file));
       for (BlockMetaData block : ours.metadata().getBlocks()) {
         for (ColumnChunkMetaData chunk : block.getColumns()) {
@@ -98,12 +97,6 @@ class TestFooterReader {
         .hasMessageContaining("corrupt.parquet");
   }
 
-  private static ParquetMetadata withEntries(ParquetMetadata footer, Map<String, String> entries) {
-    FileMetaData file = footer.getFileMetaData();
-    return new ParquetMetadata(new FileMetaData(file.getSchema(), entries, file.getCreatedBy(), file.getEncryptionType(),
-        file.getFileDecryptor()), footer.getBlocks());
-  }
-
   /** The footer's start, from the file's last 8 bytes (the footer's length and the magic). */
   private static long footerOffset(Path file) throws IOException {
     byte[] bytes = Files.readAllBytes(java.nio.file.Path.of(file.toUri()));
@@ -115,8 +108,8 @@ class TestFooterReader {
     java.nio.file.Path text = Files.writeString(directory.resolve("notes.parquet"), "not a parquet file at all");
     HadoopInputFile input = HadoopInputFile.fromPath(new Path(text.toUri()), tables.hadoop());
 
-    assertThatThrownBy(() -> FooterReader.read(input, GroupLayout.BLOOM_FILTER_KEY)).isInstanceOf(RuntimeException.class)
-        .hasMessageContaining("notes.parquet");
+    assertThatThrownBy(() -> FooterReader.read(input, GroupLayout.BLOOM_FILTER_KEY))
+        .isInstanceOf(RuntimeException.class).hasMessageContaining("notes.parquet");
     java.nio.file.Path tiny = Files.write(directory.resolve("tiny.parquet"), new byte[] {'P', 'A', 'R', '1'});
     assertThatThrownBy(() -> FooterReader.read(HadoopInputFile.fromPath(new Path(tiny.toUri()), tables.hadoop()),
         GroupLayout.BLOOM_FILTER_KEY))
