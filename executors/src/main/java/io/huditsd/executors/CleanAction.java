@@ -4,33 +4,44 @@ import io.huditsd.config.ServiceType;
 import org.apache.hudi.avro.model.HoodieCleanMetadata;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Executes the table's pending clean plan (the scheduler wrote it under the lock). Hudi executes the oldest pending
- * clean, which is the one a plan-by-plan daemon reaches first anyway.
+ * Executes the table's pending clean plans (the scheduler wrote them under the lock). Hudi's cleaner executes every
+ * pending clean, oldest first, whichever one a run was queued for; so the action claims them all before it starts
+ * ({@link PlanHeartbeat#claimCleans}) and keeps their heartbeats until the cleaner returns. Hudi keeps no heartbeat
+ * for a clean: without the claim two overlapping {@code once} runs, each queued for a clean of its own, executed the
+ * same plan at once and the later failed on the inflight file the first created.
  */
 public final class CleanAction implements ServiceAction {
+  private static final Logger LOG = LoggerFactory.getLogger(CleanAction.class);
+
   @Override
   public ServiceType service() {
     return ServiceType.CLEAN;
   }
 
-  /**
-   * Neither Hudi nor this action keeps a heartbeat for a clean: Hudi's cleaner executes an unfinished clean plan
-   * again before anything else, and deleting the plan's files twice is harmless, so an inflight clean is not guarded.
-   */
+  /** Hudi keeps no heartbeat for a clean; this action keeps one for each clean it executes (see the class comment). */
   @Override
   public boolean keepsHeartbeat() {
-    return false;
+    return true;
   }
 
   @Override
   public ActionResult execute(HoodieJavaWriteClient<HoodieAvroPayload> client, Optional<String> instant) {
     long start = System.nanoTime();
-    HoodieCleanMetadata metadata = client.clean(false);
+    HoodieCleanMetadata metadata;
+    try (PlanHeartbeat heartbeat = PlanHeartbeat.claimCleans(client.getConfig(), ClientMetaClients.of(client))) {
+      if (heartbeat.instants().size() > 1) {
+        LOG.info("Cleaning table={}: Hudi's cleaner executes the pending cleans {} in turn",
+            client.getConfig().getBasePath(), heartbeat.instants());
+      }
+      metadata = client.clean(false);
+    }
     Duration duration = Duration.ofNanos(System.nanoTime() - start);
     if (metadata == null) {
       return new ActionResult(service(), Optional.empty(), 0, 0, 0, duration);

@@ -25,7 +25,8 @@ import java.util.Optional;
  *   <li>Scheduled: {@code scheduleTableService(CLEAN)}. A clean plan never reaches past a failed write (see
  *       {@code FailedWritesRollback}), so failed writes are rolled back first: by every poll, and before a clean
  *       requested through the API.</li>
- *   <li>Run: {@link CleanAction}; no heartbeat is kept for a clean.</li>
+ *   <li>Run: {@link CleanAction}, which claims every pending clean under the table lock and keeps their heartbeats
+ *       (Hudi keeps none, and its cleaner executes every pending clean).</li>
  * </ul>
  */
 public final class CleanService implements PlannedService {

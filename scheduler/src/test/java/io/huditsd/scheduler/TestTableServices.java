@@ -9,12 +9,17 @@ import io.huditsd.executors.PendingPlan;
 import io.huditsd.executors.PendingPlans;
 import io.huditsd.executors.Placement;
 import io.huditsd.executors.PlanRunner;
+import io.huditsd.executors.PlanSkippedException;
 import io.huditsd.executors.ServiceAction;
 import io.huditsd.executors.WorkItem;
+import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.client.heartbeat.HoodieHeartbeatClient;
+import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.model.TableServiceType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -64,13 +70,13 @@ class TestTableServices {
   }
 
   @Test
-  void runsOfCompactionClusteringAndIndexKeepAHeartbeatCleanAndArchiveDoNot() {
+  void runsOfEveryServiceWithPlansKeepAHeartbeatArchiveDoesNot() {
     Map<ServiceType, Boolean> keepsHeartbeat = new EnumMap<>(ServiceType.class);
     for (TableService service : services.all()) {
       keepsHeartbeat.put(service.type(), service.keepsHeartbeat());
     }
     assertThat(keepsHeartbeat).isEqualTo(Map.of(ServiceType.COMPACTION, true, ServiceType.CLUSTERING, true,
-        ServiceType.INDEX, true, ServiceType.CLEAN, false, ServiceType.ARCHIVE, false));
+        ServiceType.INDEX, true, ServiceType.CLEAN, true, ServiceType.ARCHIVE, false));
   }
 
   @Test
@@ -140,37 +146,99 @@ class TestTableServices {
   }
 
   /**
-   * Clean runs keep no heartbeat: a heartbeat file beside an inflight clean says nothing about a live process, so the
-   * planner asks for no recheck and the runner executes the clean.
+   * Clean runs keep a heartbeat of each clean they execute: an inflight clean whose heartbeat is alive belongs to a
+   * live process, so the planner asks to be called again when it expires and the runner leaves the clean alone; once
+   * the heartbeat is gone the runner executes it.
    */
   @Test
-  void anInflightCleanIsExecutedWhateverItsHeartbeatSays() throws IOException {
-    ServicedTable table = localTables.create(directory.resolve("events"), HoodieTableType.COPY_ON_WRITE, 9,
-        Map.of("hoodie.clean.commits.retained", "1"));
-    localTables.upsert(table, 0, 10, 1);
-    localTables.upsert(table, 0, 10, 2);
-    localTables.upsert(table, 0, 10, 3);
+  void anInflightCleanWithALiveHeartbeatIsLeftToItsProcessUntilTheHeartbeatStops() throws IOException {
+    ServicedTable table = cleanableTable("events");
     String instant = planner.scheduleNow(table, ServiceType.CLEAN).orElseThrow();
     HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
     HoodieInstant requested = metaClient.getActiveTimeline().getCleanerTimeline().filterInflightsAndRequested()
         .lastInstant().get();
     metaClient.getActiveTimeline().transitionCleanRequestedToInflight(requested);
+    PlanRunner runner = PlanRunner.withDefaultActions(localTables.hudiTables());
 
     try (HoodieHeartbeatClient heartbeat = heartbeatOf(metaClient, table)) {
       heartbeat.start(instant);
 
       DuePlanner.Outcome outcome = planner.planAndEnqueue(table, HoodieTableMetaClient.reload(metaClient));
-      assertThat(outcome.recheckAt()).isEmpty();
+      assertThat(outcome.recheckAt()).isPresent();
+      WorkItem item = cleanItem(table, HoodieTableMetaClient.reload(metaClient));
+      assertThatThrownBy(() -> runner.apply(item)).isInstanceOf(PlanSkippedException.class)
+          .hasMessageContaining(instant).hasMessageContaining("live process");
+      assertThat(pendingCleans(metaClient)).containsExactly(instant);
 
-      PendingPlan clean = PendingPlans.list(HoodieTableMetaClient.reload(metaClient)).stream()
-          .filter(plan -> plan.service() == ServiceType.CLEAN).findFirst().orElseThrow();
-      assertThat(clean.inflight()).isTrue();
-      ActionResult result = PlanRunner.withDefaultActions(localTables.hudiTables())
-          .apply(WorkItem.forPlan(table, clean, Placement.inProcess(HeapEstimate.NONE)));
+      heartbeat.stop(instant);
+      ActionResult result = runner.apply(item);
       assertThat(result.instant()).contains(instant);
       assertThat(result.fileGroups()).as("files deleted").isPositive();
-      heartbeat.stop(instant);
+      assertThat(pendingCleans(metaClient)).isEmpty();
     }
+  }
+
+  /**
+   * Hudi's cleaner executes every pending clean, whichever a run was queued for. Two overlapping runs, each queued
+   * for a clean of its own, must not both execute them: while one holds a clean's heartbeat (here the test does, as
+   * that run would, with the clean already completed and the run still going), the other's run is skipped and
+   * writes nothing; then one run executes both, and leaves no heartbeat behind.
+   */
+  @Test
+  void aCleanRunClaimsEveryPendingCleanAndIsSkippedWhileAnotherRunHoldsAClean() throws IOException {
+    ServicedTable table = cleanableTable("orders");
+    String first = planner.scheduleNow(table, ServiceType.CLEAN).orElseThrow();
+    // A second plan while the first is pending, as a second process planning at the same time writes it.
+    String second;
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = localTables.hudiTables().writeClient(table,
+        services.planned(ServiceType.CLEAN).orElseThrow().forceNowKeys())) {
+      second = client.scheduleTableService(Option.empty(), TableServiceType.CLEAN).get();
+    }
+    HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
+    assertThat(pendingCleans(metaClient)).containsExactly(first, second);
+    PlanRunner runner = PlanRunner.withDefaultActions(localTables.hudiTables());
+    WorkItem secondItem = WorkItem.forPlan(table, PendingPlans.find(metaClient, second).orElseThrow(),
+        Placement.inProcess(HeapEstimate.NONE));
+
+    try (HoodieHeartbeatClient heartbeat = heartbeatOf(metaClient, table)) {
+      heartbeat.start(first);
+      assertThatThrownBy(() -> runner.apply(secondItem)).isInstanceOf(PlanSkippedException.class)
+          .hasMessageContaining("clean " + first + " is being executed by another process");
+      assertThat(pendingCleans(metaClient)).as("nothing executed by the skipped run").containsExactly(first, second);
+      assertThat(metaClient.reloadActiveTimeline().getCleanerTimeline().filterInflights().getInstants())
+          .as("no clean started by the skipped run").isEmpty();
+      heartbeat.stop(first);
+    }
+
+    ActionResult result = runner.apply(secondItem);
+    assertThat(result.instant()).as("the last clean the cleaner executed").contains(second);
+    assertThat(pendingCleans(metaClient)).isEmpty();
+    assertThat(metaClient.reloadActiveTimeline().getCleanerTimeline().filterCompletedInstants().getInstantsAsStream()
+        .map(HoodieInstant::requestedTime)).containsExactly(first, second);
+    Path heartbeats = Path.of(table.basePath().replaceFirst("^file:", "")).resolve(".hoodie/.heartbeat");
+    assertThat(heartbeats.resolve(first)).doesNotExist();
+    assertThat(heartbeats.resolve(second)).doesNotExist();
+  }
+
+  /** A copy-on-write table keeping one commit, written three times: a clean has files to delete. */
+  private ServicedTable cleanableTable(String name) throws IOException {
+    ServicedTable table = localTables.create(directory.resolve(name), HoodieTableType.COPY_ON_WRITE, 9,
+        Map.of("hoodie.clean.commits.retained", "1"));
+    localTables.upsert(table, 0, 10, 1);
+    localTables.upsert(table, 0, 10, 2);
+    localTables.upsert(table, 0, 10, 3);
+    return table;
+  }
+
+  private static WorkItem cleanItem(ServicedTable table, HoodieTableMetaClient metaClient) {
+    PendingPlan clean = PendingPlans.list(metaClient).stream()
+        .filter(plan -> plan.service() == ServiceType.CLEAN).findFirst().orElseThrow();
+    return WorkItem.forPlan(table, clean, Placement.inProcess(HeapEstimate.NONE));
+  }
+
+  private static List<String> pendingCleans(HoodieTableMetaClient metaClient) {
+    return metaClient.reloadActiveTimeline().getCleanerTimeline().filterInflightsAndRequested().getInstantsAsStream()
+        .map(HoodieInstant::requestedTime).toList();
   }
 
   private static HoodieHeartbeatClient heartbeatOf(HoodieTableMetaClient metaClient, ServicedTable table) {
