@@ -154,6 +154,11 @@ public final class TablePoller {
       // The first poll lists .hoodie; later ones the version's own timeline folder, which a version change moves
       // (.hoodie before 8, .hoodie/timeline from 8).
       location = location(basePath, metaClient, location);
+      if (known.isEmpty()) {
+        // The first poll listed .hoodie; its fingerprint is of the version's own timeline folder. Read before
+        // planning, as every poll's is: what another process writes meanwhile is a change for the next poll.
+        fingerprint = location.read();
+      }
       if (changed) {
         TableProbe.requireReadableInstants(tables.instantFiles(), metaClient);
       }
@@ -173,13 +178,9 @@ public final class TablePoller {
         failedWrites = outcome.failedWrites();
         if (!outcome.scheduledInstants().isEmpty()) {
           observer.scheduled(state.table().id(), outcome.scheduledInstants());
-          // Our own plans changed the timeline; they are already enqueued.
-          fingerprint = location.read();
+          // Our own plans changed the timeline; they are already enqueued, so they alone are no change.
+          fingerprint = location.afterOwnPlans(fingerprint, outcome.scheduledInstants());
         }
-      }
-      // The first poll listed .hoodie; its fingerprint is of the version's own timeline folder.
-      if (known.isEmpty()) {
-        fingerprint = location.read();
       }
       Optional<TableBacklog> backlog = changed
           ? backlogReader.map(reader -> reader.read(metaClient, config))

@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.Path;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 
@@ -75,14 +76,23 @@ public record TimelineFingerprint(int entries, long digest, long propertiesStamp
    * modification times, without Hadoop's three URI parses per entry, which were half of an idle local poll's CPU.
    */
   static Listing list(FileSystem fileSystem, Path timeline) throws IOException {
+    return digest(entries(fileSystem, timeline));
+  }
+
+  /** The files of the timeline folder, in no particular order: one listing, as {@link #list(FileSystem, Path)}. */
+  static List<Entry> entries(FileSystem fileSystem, Path timeline) throws IOException {
     if (fileSystem instanceof LocalFileSystem local) {
-      return digest(LocalTimelineListing.list(local.pathToFile(timeline).toPath(), timeline.toString()));
+      return LocalTimelineListing.list(local.pathToFile(timeline).toPath(), timeline.toString());
     }
-    return hadoopListing(fileSystem, timeline);
+    return hadoopEntries(fileSystem, timeline);
   }
 
   /** The listing through Hadoop's {@code listStatus}: one LIST request on an object store. */
   static Listing hadoopListing(FileSystem fileSystem, Path timeline) throws IOException {
+    return digest(hadoopEntries(fileSystem, timeline));
+  }
+
+  private static List<Entry> hadoopEntries(FileSystem fileSystem, Path timeline) throws IOException {
     FileStatus[] statuses = fileSystem.listStatus(timeline);
     List<Entry> entries = new ArrayList<>(statuses.length);
     for (FileStatus status : statuses) {
@@ -90,7 +100,21 @@ public record TimelineFingerprint(int entries, long digest, long propertiesStamp
         entries.add(new Entry(status.getPath().getName(), status.getLen(), status.getModificationTime()));
       }
     }
-    return digest(entries);
+    return entries;
+  }
+
+  /**
+   * Whether {@code name} is a timeline file of one of {@code instants}: {@code <instant>.<action>[.<state>]}, or a
+   * completed instant's {@code <instant>_<completion>.<action>} from table version 8 on.
+   */
+  static boolean isFileOf(String name, Collection<String> instants) {
+    for (String instant : instants) {
+      if (name.length() > instant.length() && name.startsWith(instant)
+          && (name.charAt(instant.length()) == '.' || name.charAt(instant.length()) == '_')) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A file of the timeline folder as the fingerprint reads it. */

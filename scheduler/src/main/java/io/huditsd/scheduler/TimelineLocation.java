@@ -6,6 +6,8 @@ import org.apache.hadoop.fs.Path;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -59,5 +61,23 @@ record TimelineLocation(FileSystem fileSystem, Path timeline, Path properties) {
   /** A listing and a status call. */
   TimelineFingerprint read() throws IOException {
     return TimelineFingerprint.of(list(), propertiesStamp());
+  }
+
+  /**
+   * The fingerprint after this process wrote the plans {@code ownInstants}, when they are all that changed since
+   * {@code before}; {@code before} itself when anything else changed (a writer's commit, another process's plan), so
+   * that the next poll sees that change. Taking the new fingerprint whole would swallow a plan another replica wrote
+   * while this one planned: nothing would enqueue it until the timeline changed again.
+   */
+  TimelineFingerprint afterOwnPlans(TimelineFingerprint before, Collection<String> ownInstants) throws IOException {
+    List<TimelineFingerprint.Entry> entries = TimelineFingerprint.entries(fileSystem, timeline);
+    TimelineFingerprint.Listing others = TimelineFingerprint.digest(entries.stream()
+        .filter(entry -> !TimelineFingerprint.isFileOf(entry.name(), ownInstants)).toList());
+    if (!others.equals(before.listing())) {
+      return before;
+    }
+    long propertiesStamp = propertiesStamp();
+    return propertiesStamp == before.propertiesStamp()
+        ? TimelineFingerprint.of(TimelineFingerprint.digest(entries), propertiesStamp) : before;
   }
 }

@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -145,6 +146,45 @@ class TestTablePoller {
     // The daemon's own plan does not count as a change on the next poll.
     assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
     assertThat(pool.snapshot()).hasSize(1);
+  }
+
+  /**
+   * A commit another process makes while a poll plans (here the first poll, which also reads its fingerprint of the
+   * timeline folder anew) is a change for the next poll, though the poll's own plan is not: one replica's plan
+   * written while another planned was never enqueued when the poll took the timeline after planning as seen.
+   */
+  @Test
+  void aCommitMadeWhileAPollPlansIsSeenByTheNextPoll() throws IOException {
+    ServicedTable table = mor("orders", Map.of("hoodie.compact.inline.max.delta.commits", "2"));
+    localTables.upsert(table, 0, 5, 2);
+    AtomicInteger commitsDuringPlanning = new AtomicInteger();
+    PollObserver writerMeanwhile = new PollObserver() {
+      @Override
+      public void polled(String tableId, TablePoller.Result result, Duration duration) {
+      }
+
+      @Override
+      public void scheduled(String tableId, List<String> instants) {
+        localTables.upsert(table, 5, 5, 3);
+        commitsDuringPlanning.incrementAndGet();
+      }
+    };
+    TablePoller planning = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
+        new DuePlanner(hudiTables, pool), MAX_BACKOFF, TablePoller.Backlog.SKIPPED, writerMeanwhile,
+        tableId -> true, clock);
+    TableState state = new TableState(table);
+
+    assertThat(planning.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(commitsDuringPlanning).hasValue(1);
+    assertThat(pool.snapshot()).extracting(RunRecord::item).singleElement()
+        .satisfies(item -> assertThat(item.service()).isEqualTo(ServiceType.COMPACTION));
+    HoodieTableMetaClient before = state.snapshot().metaClient().orElseThrow();
+
+    clock.advance(table.pollInterval());
+    assertThat(poller.poll(state, false)).as("the poll after the writer's commit").isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(state.snapshot().metaClient().orElseThrow()).isNotSameAs(before);
+    clock.advance(table.pollInterval());
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
   }
 
   /** A change of hoodie.properties alone, as a CLI edit would make it: the timeline stays as it was. */
