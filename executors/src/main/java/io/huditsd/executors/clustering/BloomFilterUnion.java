@@ -24,6 +24,17 @@ final class BloomFilterUnion {
   private static final int HEADER = 13;
   private static final int DYNAMIC_HEADER = HEADER + 12;
 
+  /** Base64's standard alphabet: the value of each character, -1 for every other byte. */
+  private static final int[] SEXTETS = new int[256];
+
+  static {
+    Arrays.fill(SEXTETS, -1);
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (int i = 0; i < alphabet.length(); i++) {
+      SEXTETS[alphabet.charAt(i)] = i;
+    }
+  }
+
   private final String typeCode;
   /** The union so far, serialized. */
   private byte[] bytes;
@@ -55,6 +66,50 @@ final class BloomFilterUnion {
     return decoded.hasArray() && decoded.arrayOffset() == 0 && decoded.remaining() == decoded.array().length
         ? decoded.array() : Arrays.copyOfRange(decoded.array(), decoded.arrayOffset() + decoded.position(),
         decoded.arrayOffset() + decoded.limit());
+  }
+
+  /**
+   * Decodes the Base64 bytes from {@code serialized}'s position to its limit into an array of exactly the decoded
+   * length lent by {@code arrays}; the buffer is not changed. Padded Base64 of the standard alphabet, as Hudi writes
+   * it, is decoded here; anything else is left to the JDK's decoder, which decodes it alike or says what is wrong.
+   */
+  static byte[] decode(ByteBuffer serialized, ScratchArrays arrays) {
+    int length = serialized.remaining();
+    if (!serialized.hasArray() || length == 0 || length % 4 != 0) {
+      return decode(serialized);
+    }
+    byte[] source = serialized.array();
+    int from = serialized.arrayOffset() + serialized.position();
+    int end = from + length;
+    int padding = source[end - 1] == '=' ? (source[end - 2] == '=' ? 2 : 1) : 0;
+    byte[] decoded = arrays.exactly(length / 4 * 3 - padding);
+    int out = 0;
+    int fullQuads = padding == 0 ? end : end - 4;
+    for (int in = from; in < fullQuads; in += 4) {
+      int bits = SEXTETS[source[in] & 0xff] << 18 | SEXTETS[source[in + 1] & 0xff] << 12
+          | SEXTETS[source[in + 2] & 0xff] << 6 | SEXTETS[source[in + 3] & 0xff];
+      if (bits < 0) {
+        // Not of the alphabet (a sextet of -1 makes the whole negative).
+        arrays.giveBack(decoded);
+        return decode(serialized);
+      }
+      decoded[out++] = (byte) (bits >> 16);
+      decoded[out++] = (byte) (bits >> 8);
+      decoded[out++] = (byte) bits;
+    }
+    if (padding > 0) {
+      int bits = SEXTETS[source[end - 4] & 0xff] << 18 | SEXTETS[source[end - 3] & 0xff] << 12
+          | (padding == 1 ? SEXTETS[source[end - 2] & 0xff] << 6 : 0);
+      if (bits < 0) {
+        arrays.giveBack(decoded);
+        return decode(serialized);
+      }
+      decoded[out++] = (byte) (bits >> 16);
+      if (padding == 1) {
+        decoded[out] = (byte) (bits >> 8);
+      }
+    }
+    return decoded;
   }
 
   String typeCode() {

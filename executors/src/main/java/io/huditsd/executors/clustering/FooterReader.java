@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Reads a Parquet footer as {@link ParquetFileReader#readFooter} does with no filter, without interning its strings,
@@ -50,69 +51,93 @@ final class FooterReader {
    * A footer as read.
    *
    * @param metadata the footer, without the held key's entry in its key-value metadata
-   * @param heldValue the held key's value as UTF-8 bytes (position to limit), or null when the footer has none
+   * @param heldValue what was made of the held key's value, or null when the footer has none
    * @param offset where the footer starts in the file: every row group, page index and Parquet bloom filter lies
    *     before it
    */
-  record Footer(ParquetMetadata metadata, ByteBuffer heldValue, long offset) {
+  record Footer<T>(ParquetMetadata metadata, T heldValue, long offset) {
     Footer {
       Objects.requireNonNull(metadata, "metadata is null");
     }
   }
 
   /**
-   * @param heldKey the key-value entry whose value is handed back as bytes ({@link Footer#heldValue})
+   * @param heldKey the key-value entry whose value is handed back as bytes ({@link Footer#heldValue}: UTF-8, from
+   *     position to limit)
    */
-  static Footer read(InputFile file, String heldKey) throws IOException {
+  static Footer<ByteBuffer> read(InputFile file, String heldKey) throws IOException {
+    return read(file, heldKey, view -> view, null);
+  }
+
+  /**
+   * Reads the footer into an array lent by {@code footerArrays}, which has it back before this returns: the held
+   * value is given to {@code heldValue} as a view of that array, and must not be kept beyond the call.
+   *
+   * @param heldKey the key-value entry whose value is handed to {@code heldValue} as UTF-8 bytes (position to limit)
+   * @param heldValue makes the footer's {@link Footer#heldValue} of the held value; not called when there is none
+   * @param footerArrays lends the array the footer is read into; null: a new array, which the view may keep
+   */
+  static <T> Footer<T> read(InputFile file, String heldKey, Function<ByteBuffer, T> heldValue,
+                            ScratchArrays footerArrays) throws IOException {
     Objects.requireNonNull(heldKey, "heldKey is null");
+    Objects.requireNonNull(heldValue, "heldValue is null");
     long length = file.getLength();
     if (length < MAGIC.length + TAIL) {
       throw new IOException(file + " is not a Parquet file (too small: " + length + " bytes)");
     }
-    byte[] footer;
-    long footerStart;
-    try (SeekableInputStream in = file.newStream()) {
-      byte[] tail = new byte[TAIL];
-      in.seek(length - TAIL);
-      in.readFully(tail);
-      int footerLength = ByteBuffer.wrap(tail, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-      footerStart = length - TAIL - footerLength;
-      if (!Arrays.equals(tail, 4, TAIL, MAGIC, 0, MAGIC.length)) {
-        // An encrypted footer ("PARE"), or not a Parquet file: Parquet's reader decrypts or says what is wrong.
-        return fromParquetReader(file, heldKey, footerStart);
-      }
-      if (footerLength < 0 || footerStart < MAGIC.length) {
-        throw new IOException("corrupted file: the footer index is not within the file: " + file);
-      }
-      footer = new byte[footerLength];
-      in.seek(footerStart);
-      in.readFully(footer);
-    }
-    FileMetaData metadata = new FileMetaData();
-    HoldingProtocol protocol;
+    byte[] footer = null;
     try {
-      protocol = new HoldingProtocol(new FooterBytes(footer), heldKey);
-      metadata.read(protocol);
-    } catch (TException e) {
-      throw new IOException("cannot read the Parquet footer of " + file + ": " + e.getMessage(), e);
+      long footerStart;
+      int footerLength;
+      try (SeekableInputStream in = file.newStream()) {
+        byte[] tail = new byte[TAIL];
+        in.seek(length - TAIL);
+        in.readFully(tail);
+        footerLength = ByteBuffer.wrap(tail, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        footerStart = length - TAIL - footerLength;
+        if (!Arrays.equals(tail, 4, TAIL, MAGIC, 0, MAGIC.length)) {
+          // An encrypted footer ("PARE"), or not a Parquet file: Parquet's reader decrypts or says what is wrong.
+          return fromParquetReader(file, heldKey, heldValue, footerStart);
+        }
+        if (footerLength < 0 || footerStart < MAGIC.length) {
+          throw new IOException("corrupted file: the footer index is not within the file: " + file);
+        }
+        footer = footerArrays == null ? new byte[footerLength] : footerArrays.atLeast(footerLength);
+        in.seek(footerStart);
+        in.readFully(footer, 0, footerLength);
+      }
+      FileMetaData metadata = new FileMetaData();
+      HoldingProtocol protocol;
+      try {
+        protocol = new HoldingProtocol(new FooterBytes(footer, footerLength), heldKey);
+        metadata.read(protocol);
+      } catch (TException e) {
+        throw new IOException("cannot read the Parquet footer of " + file + ": " + e.getMessage(), e);
+      }
+      if (metadata.isSetEncryption_algorithm()) {
+        // A plaintext footer over encrypted columns: Parquet's reader checks the footer's signature.
+        return fromParquetReader(file, heldKey, heldValue, footerStart);
+      }
+      if (protocol.held != null && metadata.getKey_value_metadata() != null) {
+        metadata.getKey_value_metadata().removeIf(entry -> heldKey.equals(entry.getKey()));
+      }
+      return new Footer<>(CONVERTER.fromParquetMetadata(metadata, null, false, rowIndexOffsets(metadata)),
+          protocol.held == null ? null : heldValue.apply(protocol.held), footerStart);
+    } finally {
+      // Nothing read from the footer keeps its array: Thrift copied every other value out of it.
+      if (footerArrays != null) {
+        footerArrays.giveBack(footer);
+      }
     }
-    if (metadata.isSetEncryption_algorithm()) {
-      // A plaintext footer over encrypted columns: Parquet's reader checks the footer's signature.
-      return fromParquetReader(file, heldKey, footerStart);
-    }
-    if (protocol.held != null && metadata.getKey_value_metadata() != null) {
-      metadata.getKey_value_metadata().removeIf(entry -> heldKey.equals(entry.getKey()));
-    }
-    return new Footer(CONVERTER.fromParquetMetadata(metadata, null, false, rowIndexOffsets(metadata)), protocol.held,
-        footerStart);
   }
 
-  private static Footer fromParquetReader(InputFile file, String heldKey, long footerStart) throws IOException {
+  private static <T> Footer<T> fromParquetReader(InputFile file, String heldKey, Function<ByteBuffer, T> heldValue,
+                                                 long footerStart) throws IOException {
     ParquetMetadata parquets = ParquetFileReader.readFooter(file, ParquetMetadataConverter.NO_FILTER);
     Map<String, String> keyValues = new HashMap<>(parquets.getFileMetaData().getKeyValueMetaData());
     String held = keyValues.remove(heldKey);
-    return new Footer(withKeyValues(parquets, keyValues),
-        held == null ? null : ByteBuffer.wrap(held.getBytes(StandardCharsets.UTF_8)), footerStart);
+    return new Footer<>(withKeyValues(parquets, keyValues),
+        held == null ? null : heldValue.apply(ByteBuffer.wrap(held.getBytes(StandardCharsets.UTF_8))), footerStart);
   }
 
   /** {@code footer} with other key-value metadata; schema, writer, encryption and row groups as they are. */
@@ -216,23 +241,26 @@ final class FooterReader {
    */
   private static final class FooterBytes extends TEndpointTransport {
     private final byte[] bytes;
+    /** The footer's length: {@link #bytes} may be a longer array lent for it. */
+    private final int footerLength;
     private int position;
     private boolean lending;
 
-    FooterBytes(byte[] bytes) throws TTransportException {
+    FooterBytes(byte[] bytes, int length) throws TTransportException {
       super(new TConfiguration());
-      if (bytes.length > getMaxMessageSize()) {
-        throw new TTransportException(TTransportException.UNKNOWN, "the footer is larger (" + bytes.length
+      if (length > getMaxMessageSize()) {
+        throw new TTransportException(TTransportException.UNKNOWN, "the footer is larger (" + length
             + " bytes) than Thrift's message-size limit (" + getMaxMessageSize() + " bytes)");
       }
       this.bytes = bytes;
+      this.footerLength = length;
     }
 
     @Override
     public void checkReadBytesAvailable(long count) throws TTransportException {
-      if (count > bytes.length - position) {
+      if (count > footerLength - position) {
         throw new TTransportException(TTransportException.END_OF_FILE, "the footer ends before its structure does: "
-            + count + " bytes wanted, " + (bytes.length - position) + " left");
+            + count + " bytes wanted, " + (footerLength - position) + " left");
       }
     }
 
@@ -251,7 +279,7 @@ final class FooterReader {
 
     @Override
     public int read(byte[] buffer, int offset, int length) throws TTransportException {
-      int available = Math.min(length, bytes.length - position);
+      int available = Math.min(length, footerLength - position);
       if (available <= 0 && length > 0) {
         throw new TTransportException(TTransportException.END_OF_FILE, "the footer ends before its structure does");
       }
@@ -282,7 +310,7 @@ final class FooterReader {
 
     @Override
     public int getBytesRemainingInBuffer() {
-      return lending ? bytes.length - position : -1;
+      return lending ? footerLength - position : -1;
     }
 
     @Override

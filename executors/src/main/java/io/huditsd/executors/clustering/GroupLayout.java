@@ -46,6 +46,9 @@ final class GroupLayout {
   private final Configuration conf;
   private final long targetFileBytes;
   private final ExecutorService footerReaders;
+  /** Arrays the footers are read into, and those their bloom filters are decoded into (see ScratchArrays). */
+  private final ScratchArrays footerArrays = new ScratchArrays(WINDOW);
+  private final ScratchArrays filterArrays = new ScratchArrays(WINDOW);
 
   /**
    * @param targetFileBytes an output file takes row groups until the next one would take it past this size
@@ -121,6 +124,8 @@ final class GroupLayout {
         if (refused.isPresent()) {
           return refused;
         }
+        // The step merged the filter into its outputs' own (BloomFilterUnion keeps no array it is given).
+        filterArrays.giveBack(read.bloomBytes());
       }
       return Optional.empty();
     } finally {
@@ -241,14 +246,14 @@ final class GroupLayout {
     try {
       HadoopInputFile input = HadoopInputFile.fromPath(file, conf);
       // The bloom filter comes apart from the footer's entries, as the footer's bytes: decoded from them, it is
-      // never a string (about 580 KB per file at Hudi's defaults).
-      FooterReader.Footer footer = FooterReader.read(input, BLOOM_FILTER_KEY);
+      // never a string (about 580 KB per file at Hudi's defaults). Both go into arrays used again for later files.
+      FooterReader.Footer<byte[]> footer = FooterReader.read(input, BLOOM_FILTER_KEY,
+          serialized -> BloomFilterUnion.decode(serialized, filterArrays), footerArrays);
       Map<String, String> keyValues = footer.metadata().getFileMetaData().getKeyValueMetaData();
       String bloomType = bloomTypeOf(keyValues);
       return new FooterRead(file,
-          new SourceFile(file, footer.offset(), withoutBloomFilter(footer.metadata())),
-          footer.heldValue() == null ? null : BloomFilterUnion.decode(footer.heldValue()), bloomType,
-          keyValues.get(MIN_KEY), keyValues.get(MAX_KEY), null);
+          new SourceFile(file, footer.offset(), withoutBloomFilter(footer.metadata())), footer.heldValue(),
+          bloomType, keyValues.get(MIN_KEY), keyValues.get(MAX_KEY), null);
     } catch (IOException | RuntimeException e) {
       return new FooterRead(file, null, null, null, null, null, e);
     }

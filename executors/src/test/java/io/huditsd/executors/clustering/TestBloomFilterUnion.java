@@ -6,9 +6,13 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Random;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The byte-wise union gives what Hudi's own OR of decoded filters gives, serialized. */
 class TestBloomFilterUnion {
@@ -49,6 +53,50 @@ class TestBloomFilterUnion {
 
     assertThat(BloomFilterUnion.decode(view)).isEqualTo(BloomFilterUnion.decode(serialized));
     assertThat(view.position()).as("the view is not consumed").isEqualTo(60);
+  }
+
+  @Test
+  void decodesIntoLentArraysAsTheJdkDecodes() {
+    Random random = new Random(42);
+    ScratchArrays arrays = new ScratchArrays(2);
+    for (int length = 0; length < 64; length++) {
+      byte[] original = new byte[length];
+      random.nextBytes(original);
+      String encoded = Base64.getEncoder().encodeToString(original);
+      // Between other bytes, as a footer holds it.
+      byte[] footer = ("xy" + encoded + "z").getBytes(StandardCharsets.US_ASCII);
+      ByteBuffer view = ByteBuffer.wrap(footer, 2, encoded.length());
+
+      byte[] decoded = BloomFilterUnion.decode(view, arrays);
+
+      assertThat(decoded).as("%d bytes, encoded %s", length, encoded).isEqualTo(original);
+      assertThat(view.position()).isEqualTo(2);
+      arrays.giveBack(decoded);
+    }
+    String filter = filter("DYNAMIC_V0", 1_000, 10_000, 0, 300).serializeToString();
+    byte[] first = BloomFilterUnion.decode(ByteBuffer.wrap(filter.getBytes(StandardCharsets.US_ASCII)), arrays);
+    assertThat(first).isEqualTo(Base64.getDecoder().decode(filter));
+    arrays.giveBack(first);
+    byte[] second = BloomFilterUnion.decode(ByteBuffer.wrap(filter.getBytes(StandardCharsets.US_ASCII)), arrays);
+    assertThat(second).as("the array given back, used again").isSameAs(first)
+        .isEqualTo(Base64.getDecoder().decode(filter));
+  }
+
+  @Test
+  void leavesWhatIsNotPaddedBase64ToTheJdk() {
+    ScratchArrays arrays = new ScratchArrays(2);
+    // Unpadded, which the JDK's decoder accepts too.
+    assertThat(BloomFilterUnion.decode(ascii("QUJD" + "RA"), arrays)).isEqualTo("ABCD".getBytes(StandardCharsets.US_ASCII));
+    for (String bad : List.of("QU*D", "Q===", "QUJD====", "QUJ=RA==", "QUJD\nRA==")) {
+      assertThatThrownBy(() -> BloomFilterUnion.decode(ascii(bad), arrays)).as(bad)
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> Base64.getDecoder().decode(bad)).as("the JDK on %s", bad)
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  private static ByteBuffer ascii(String text) {
+    return ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
   }
 
   private static void assertUnionLikeHudi(String type, int entries, int maxEntries, int[] keysPerFilter) {

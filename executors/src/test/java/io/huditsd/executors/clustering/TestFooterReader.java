@@ -48,7 +48,7 @@ class TestFooterReader {
       Map<String, String> parquetsEntries = parquets.getFileMetaData().getKeyValueMetaData();
       assertThat(parquetsEntries).as("footer entries of %s", file).containsKey(GroupLayout.BLOOM_FILTER_KEY);
 
-      FooterReader.Footer ours = FooterReader.read(input, GroupLayout.BLOOM_FILTER_KEY);
+      FooterReader.Footer<ByteBuffer> ours = FooterReader.read(input, GroupLayout.BLOOM_FILTER_KEY);
 
       Map<String, String> withoutBloomFilter = new HashMap<>(parquetsEntries);
       String bloomFilter = withoutBloomFilter.remove(GroupLayout.BLOOM_FILTER_KEY);
@@ -69,9 +69,41 @@ class TestFooterReader {
         }
       }
 
-      FooterReader.Footer absentKey = FooterReader.read(input, "no.such.key");
+      FooterReader.Footer<ByteBuffer> absentKey = FooterReader.read(input, "no.such.key");
       assertThat(absentKey.heldValue()).isNull();
       assertThat(ParquetMetadata.toJSON(absentKey.metadata())).isEqualTo(ParquetMetadata.toJSON(parquets));
+    }
+  }
+
+  @Test
+  void footersReadIntoOneLentArrayAfterAnotherReadAsIntoNewOnes() throws IOException {
+    ServicedTable table = tables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, CopyTables.V2,
+        Map.of());
+    // Files of different sizes, so that a later footer may be longer or shorter than the array it is read into.
+    tables.upsert(table, CopyTables.V2, 0, 300, 1, 3);
+    tables.upsert(table, CopyTables.V2, 300, 40, 1, 1);
+    List<Path> files = tables.latestBaseFiles(table);
+    assertThat(files).hasSizeGreaterThan(1);
+    ScratchArrays footerArrays = new ScratchArrays(1);
+
+    for (int round = 0; round < 2; round++) {
+      for (Path file : files) {
+        HadoopInputFile input = HadoopInputFile.fromPath(file, tables.hadoop());
+        FooterReader.Footer<String> fresh = FooterReader.read(input, GroupLayout.BLOOM_FILTER_KEY,
+            view -> StandardCharsets.UTF_8.decode(view).toString(), null);
+        FooterReader.Footer<String> lent = FooterReader.read(input, GroupLayout.BLOOM_FILTER_KEY,
+            view -> StandardCharsets.UTF_8.decode(view).toString(), footerArrays);
+
+        assertThat(lent.heldValue()).as("bloom filter of %s", file).isEqualTo(fresh.heldValue()).isNotEmpty();
+        assertThat(ParquetMetadata.toJSON(lent.metadata())).as("footer of %s", file)
+            .isEqualTo(ParquetMetadata.toJSON(fresh.metadata()));
+        assertThat(lent.offset()).isEqualTo(fresh.offset());
+        // The array came back: the next request of no more than its length is served with it.
+        byte[] spare = footerArrays.atLeast(1);
+        assertThat(spare.length).as("the lent array, at least the footer's length")
+            .isGreaterThanOrEqualTo((int) (Files.size(java.nio.file.Path.of(file.toUri())) - 8 - lent.offset()));
+        footerArrays.giveBack(spare);
+      }
     }
   }
 
