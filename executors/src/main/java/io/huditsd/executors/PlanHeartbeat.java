@@ -52,22 +52,33 @@ final class PlanHeartbeat implements AutoCloseable {
         throw new PlanSkippedException("plan " + instant + " is no longer pending (completed or rolled back "
             + "elsewhere; checked under the table lock)");
       }
-      HoodieHeartbeatClient client = newClient(current.getStorage(), config);
-      try {
-        if (!client.isHeartbeatExpired(instant)) {
-          throw new PlanSkippedException("plan " + instant + " is being executed by another process (its "
-              + "heartbeat is alive; checked under the table lock)");
-        }
-        client.start(instant);
-      } catch (IOException e) {
-        client.close();
-        throw new UncheckedIOException("Cannot read the heartbeat of " + instant, e);
-      } catch (RuntimeException e) {
-        client.close();
-        throw e;
+      // Read here rather than with Hudi's HoodieHeartbeatClient.isHeartbeatExpired, which logs a warning
+      // ("Heartbeat expired") for the plan every run claims: one that no process has started.
+      if (heartbeatLives(current, instant, expiryMillis(config))) {
+        throw new PlanSkippedException("plan " + instant + " is being executed by another process (its "
+            + "heartbeat is alive; checked under the table lock)");
       }
-      return new PlanHeartbeat(client, List.of(instant));
+      return start(current.getStorage(), config, instant);
     });
+  }
+
+  /** Hudi's expiry of a heartbeat: as many intervals as may be missed ({@code HoodieHeartbeatClient}'s). */
+  private static long expiryMillis(HoodieWriteConfig config) {
+    return (long) config.getHoodieClientHeartbeatIntervalInMs() * config.getHoodieClientHeartbeatTolerableMisses();
+  }
+
+  /** Whether {@code instant}'s heartbeat file was written within {@code expiryMillis}, as Hudi decides it. */
+  private static boolean heartbeatLives(HoodieTableMetaClient metaClient, String instant, long expiryMillis) {
+    StoragePath file = new StoragePath(HoodieTableMetaClient.getHeartbeatFolderPath(
+        metaClient.getBasePath().toString()), instant);
+    try {
+      return System.currentTimeMillis() - metaClient.getStorage().getPathInfo(file).getModificationTime()
+          <= expiryMillis;
+    } catch (FileNotFoundException e) {
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the heartbeat of " + instant, e);
+    }
   }
 
   /**
@@ -89,10 +100,8 @@ final class PlanHeartbeat implements AutoCloseable {
       if (pending.isEmpty()) {
         throw new PlanSkippedException("no clean is pending (completed elsewhere; checked under the table lock)");
       }
-      long expiryMillis = (long) config.getHoodieClientHeartbeatIntervalInMs()
-          * config.getHoodieClientHeartbeatTolerableMisses();
       liveHeartbeat(current, cleans.stream().map(HoodieInstant::requestedTime).collect(Collectors.toSet()),
-          expiryMillis).ifPresent(held -> {
+          expiryMillis(config)).ifPresent(held -> {
             throw new PlanSkippedException("clean " + held + " is being executed by another process (its heartbeat "
                 + "is alive; checked under the table lock), which executes every pending clean " + pending);
           });
