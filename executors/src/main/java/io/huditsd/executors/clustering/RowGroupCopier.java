@@ -55,11 +55,21 @@ final class RowGroupCopier {
   private static final ColumnPath FILE_NAME_COLUMN = ColumnPath.get(HoodieRecord.FILENAME_METADATA_FIELD);
 
   private final Configuration conf;
+  /** {@link #MAX_BUFFERED}, smaller in tests of the streamed path. */
+  private final int maxBuffered;
   /** Holds a whole small source file, or one row group of a large one. Reused: memory follows the largest. */
   private byte[] buffer = new byte[0];
 
   RowGroupCopier(Configuration conf) {
+    this(conf, MAX_BUFFERED);
+  }
+
+  RowGroupCopier(Configuration conf, int maxBuffered) {
     this.conf = Objects.requireNonNull(conf, "conf is null");
+    if (maxBuffered < 0) {
+      throw new IllegalArgumentException("maxBuffered must not be negative: " + maxBuffered);
+    }
+    this.maxBuffered = maxBuffered;
   }
 
   /** What was written: the footer as written (for column statistics) and the number of rows. */
@@ -125,7 +135,7 @@ final class RowGroupCopier {
     }
     SeekableInputStream data = open.data;
     long length = end - first;
-    if (!open.inMemory && length <= MAX_BUFFERED) {
+    if (!open.inMemory && length <= maxBuffered) {
       data = new ByteArraySeekableInputStream(fill(open.data, first, (int) length), first, (int) length);
     }
     CompressionCodecName codec = block.getColumns().get(0).getCodec();
@@ -254,7 +264,7 @@ final class RowGroupCopier {
   private OpenSource open(SourceFile source) throws IOException {
     FileSystem fileSystem = source.path().getFileSystem(conf);
     FSDataInputStream stream = fileSystem.open(source.path());
-    if (source.footerOffset() > MAX_BUFFERED) {
+    if (source.footerOffset() > maxBuffered) {
       return new OpenSource(source, HadoopStreams.wrap(stream), false);
     }
     int length = (int) source.footerOffset();
