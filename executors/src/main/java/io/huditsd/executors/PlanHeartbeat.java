@@ -52,9 +52,9 @@ final class PlanHeartbeat implements AutoCloseable {
         throw new PlanSkippedException("plan " + instant + " is no longer pending (completed or rolled back "
             + "elsewhere; checked under the table lock)");
       }
-      // Read here rather than with Hudi's HoodieHeartbeatClient.isHeartbeatExpired, which logs a warning
-      // ("Heartbeat expired") for the plan every run claims: one that no process has started.
-      if (heartbeatLives(current, instant, expiryMillis(config))) {
+      // The file's time, not Hudi's HoodieHeartbeatClient.isHeartbeatExpired, which logs a warning ("Heartbeat
+      // expired") for the plan every run claims: one nobody started, whose missing file reads as written at 0.
+      if (System.currentTimeMillis() - PlanLiveness.lastHeartbeatMillis(current, instant) <= expiryMillis(config)) {
         throw new PlanSkippedException("plan " + instant + " is being executed by another process (its "
             + "heartbeat is alive; checked under the table lock)");
       }
@@ -65,20 +65,6 @@ final class PlanHeartbeat implements AutoCloseable {
   /** Hudi's expiry of a heartbeat: as many intervals as may be missed ({@code HoodieHeartbeatClient}'s). */
   private static long expiryMillis(HoodieWriteConfig config) {
     return (long) config.getHoodieClientHeartbeatIntervalInMs() * config.getHoodieClientHeartbeatTolerableMisses();
-  }
-
-  /** Whether {@code instant}'s heartbeat file was written within {@code expiryMillis}, as Hudi decides it. */
-  private static boolean heartbeatLives(HoodieTableMetaClient metaClient, String instant, long expiryMillis) {
-    StoragePath file = new StoragePath(HoodieTableMetaClient.getHeartbeatFolderPath(
-        metaClient.getBasePath().toString()), instant);
-    try {
-      return System.currentTimeMillis() - metaClient.getStorage().getPathInfo(file).getModificationTime()
-          <= expiryMillis;
-    } catch (FileNotFoundException e) {
-      return false;
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read the heartbeat of " + instant, e);
-    }
   }
 
   /**

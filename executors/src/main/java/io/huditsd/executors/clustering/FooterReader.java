@@ -62,14 +62,6 @@ final class FooterReader {
   }
 
   /**
-   * @param heldKey the key-value entry whose value is handed back as bytes ({@link Footer#heldValue}: UTF-8, from
-   *     position to limit)
-   */
-  static Footer<ByteBuffer> read(InputFile file, String heldKey) throws IOException {
-    return read(file, heldKey, view -> view, null);
-  }
-
-  /**
    * Reads the footer into an array lent by {@code footerArrays}, which has it back before this returns: the held
    * value is given to {@code heldValue} as a view of that array, and must not be kept beyond the call.
    *

@@ -9,6 +9,7 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.InputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,7 +49,7 @@ class TestFooterReader {
       Map<String, String> parquetsEntries = parquets.getFileMetaData().getKeyValueMetaData();
       assertThat(parquetsEntries).as("footer entries of %s", file).containsKey(GroupLayout.BLOOM_FILTER_KEY);
 
-      FooterReader.Footer<ByteBuffer> ours = FooterReader.read(input, GroupLayout.BLOOM_FILTER_KEY);
+      FooterReader.Footer<ByteBuffer> ours = read(input, GroupLayout.BLOOM_FILTER_KEY);
 
       Map<String, String> withoutBloomFilter = new HashMap<>(parquetsEntries);
       String bloomFilter = withoutBloomFilter.remove(GroupLayout.BLOOM_FILTER_KEY);
@@ -69,7 +70,7 @@ class TestFooterReader {
         }
       }
 
-      FooterReader.Footer<ByteBuffer> absentKey = FooterReader.read(input, "no.such.key");
+      FooterReader.Footer<ByteBuffer> absentKey = read(input, "no.such.key");
       assertThat(absentKey.heldValue()).isNull();
       assertThat(ParquetMetadata.toJSON(absentKey.metadata())).isEqualTo(ParquetMetadata.toJSON(parquets));
     }
@@ -124,9 +125,14 @@ class TestFooterReader {
     System.arraycopy(bytes, bytes.length - 4, truncated, truncated.length - 4, 4);
     java.nio.file.Path corrupt = Files.write(directory.resolve("corrupt.parquet"), truncated);
 
-    assertThatThrownBy(() -> FooterReader.read(HadoopInputFile.fromPath(new Path(corrupt.toUri()), tables.hadoop()),
+    assertThatThrownBy(() -> read(HadoopInputFile.fromPath(new Path(corrupt.toUri()), tables.hadoop()),
         GroupLayout.BLOOM_FILTER_KEY)).isInstanceOf(IOException.class)
         .hasMessageContaining("corrupt.parquet");
+  }
+
+  /** The footer read into a new array, its held value a view of that array. */
+  private static FooterReader.Footer<ByteBuffer> read(InputFile input, String heldKey) throws IOException {
+    return FooterReader.read(input, heldKey, view -> view, null);
   }
 
   /** The footer's start, from the file's last 8 bytes (the footer's length and the magic). */
@@ -140,10 +146,10 @@ class TestFooterReader {
     java.nio.file.Path text = Files.writeString(directory.resolve("notes.parquet"), "not a parquet file at all");
     HadoopInputFile input = HadoopInputFile.fromPath(new Path(text.toUri()), tables.hadoop());
 
-    assertThatThrownBy(() -> FooterReader.read(input, GroupLayout.BLOOM_FILTER_KEY))
+    assertThatThrownBy(() -> read(input, GroupLayout.BLOOM_FILTER_KEY))
         .isInstanceOf(RuntimeException.class).hasMessageContaining("notes.parquet");
     java.nio.file.Path tiny = Files.write(directory.resolve("tiny.parquet"), new byte[] {'P', 'A', 'R', '1'});
-    assertThatThrownBy(() -> FooterReader.read(HadoopInputFile.fromPath(new Path(tiny.toUri()), tables.hadoop()),
+    assertThatThrownBy(() -> read(HadoopInputFile.fromPath(new Path(tiny.toUri()), tables.hadoop()),
         GroupLayout.BLOOM_FILTER_KEY))
         .isInstanceOf(IOException.class).hasMessageContaining("tiny.parquet is not a Parquet file (too small: 4 bytes)");
   }
