@@ -93,6 +93,10 @@ final class RowGroupCopier {
   private Written write(ParquetFileWriter writer, CodecFactory codecs, Path target, MessageType schema,
                         Map<String, String> keyValueMetadata, PlannedOutput output) throws IOException {
     Binary fileName = Binary.fromString(target.getName());
+    ColumnDescriptor fileNameColumn = schema.getColumns().stream()
+        .filter(column -> ColumnPath.get(column.getPath()).equals(FILE_NAME_COLUMN)).findFirst().orElse(null);
+    ConstantColumn fileNames = fileNameColumn != null && ConstantColumn.supports(fileNameColumn)
+        ? new ConstantColumn(fileNameColumn, fileName) : null;
     long rows = 0;
     writer.start();
     OpenSource open = null;
@@ -104,7 +108,7 @@ final class RowGroupCopier {
           }
           open = open(rowGroup.source());
         }
-        copyRowGroup(writer, codecs, schema, open, rowGroup.block(), fileName);
+        copyRowGroup(writer, codecs, schema, open, rowGroup.block(), fileName, fileNames);
         rows += rowGroup.block().getRowCount();
       }
     } finally {
@@ -124,7 +128,7 @@ final class RowGroupCopier {
   }
 
   private void copyRowGroup(ParquetFileWriter writer, CodecFactory codecs, MessageType schema, OpenSource open,
-                            BlockMetaData block, Binary fileName) throws IOException {
+                            BlockMetaData block, Binary fileName, ConstantColumn fileNames) throws IOException {
     Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
     long first = Long.MAX_VALUE;
     long end = Long.MIN_VALUE;
@@ -143,9 +147,8 @@ final class RowGroupCopier {
     for (ColumnDescriptor column : schema.getColumns()) {
       ColumnPath path = ColumnPath.get(column.getPath());
       ColumnChunkMetaData chunk = chunks.get(path);
-      if (path.equals(FILE_NAME_COLUMN) && ConstantColumn.supports(column)) {
-        ConstantColumn.write(writer, codecs.getCompressor(chunk == null ? codec : chunk.getCodec()), column,
-            block.getRowCount(), fileName);
+      if (path.equals(FILE_NAME_COLUMN) && fileNames != null) {
+        fileNames.write(writer, codecs.getCompressor(chunk == null ? codec : chunk.getCodec()), block.getRowCount());
       } else if (path.equals(FILE_NAME_COLUMN)) {
         writeColumn(writer, codecs, schema, column, chunk == null ? codec : chunk.getCodec(), block.getRowCount(),
             fileName);
