@@ -63,7 +63,7 @@ public final class HudiTables {
 
   /** A Java engine context for reads (file listings, plan contents). */
   public HoodieJavaEngineContext engineContext() {
-    return new HoodieJavaEngineContext(storageConfiguration.newInstance());
+    return new FieldIndexedJavaEngineContext(storageConfiguration.newInstance());
   }
 
   public HoodieTableMetaClient metaClient(String basePath) {
@@ -97,7 +97,7 @@ public final class HudiTables {
     HoodieWriteConfig config = TableWriteConfigs.build(metaClient,
         MeteredLocks.wrap(table.id(), table.basePath(), table.hoodieKeys()),
         WriterHeartbeat.of(table.hoodieKeys()).asHeartbeatSettings(), table.indexes());
-    return new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConfiguration.newInstance()), config);
+    return new HoodieJavaWriteClient<>(new FieldIndexedJavaEngineContext(storageConfiguration.newInstance()), config);
   }
 
   /** The keys passed to Hudi for this table, with the lock the daemon takes by default when none is configured. */
@@ -133,7 +133,7 @@ public final class HudiTables {
   public HoodieJavaWriteClient<HoodieAvroPayload> writeClient(ServicedTable table, Map<String, String> overrides,
                                                              HoodieTableMetaClient metaClient) {
     ServicedTable effective = overrides.isEmpty() ? table : table.withHoodieKeysOverridden(overrides);
-    return new HoodieJavaWriteClient<>(new HoodieJavaEngineContext(storageConfiguration.newInstance()),
+    return new HoodieJavaWriteClient<>(new FieldIndexedJavaEngineContext(storageConfiguration.newInstance()),
         writeConfig(effective, metaClient));
   }
 }
