@@ -7,6 +7,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
@@ -28,6 +29,22 @@ final class LabelledFamily {
 
   private record Sample(Labels labels, double value) {
   }
+
+  /**
+   * The client's order of a snapshot's data points (by their labels: names, then values, both in the order of the
+   * names sorted) for samples that all have the same names, as a family's do: by values alone.
+   */
+  private static final Comparator<Sample> CLIENT_ORDER = (a, b) -> {
+    Labels left = a.labels();
+    Labels right = b.labels();
+    for (int i = 0; i < left.size(); i++) {
+      int order = left.getValue(i).compareTo(right.getValue(i));
+      if (order != 0) {
+        return order;
+      }
+    }
+    return 0;
+  };
 
   private final Type type;
   private final String name;
@@ -73,6 +90,10 @@ final class LabelledFamily {
   }
 
   MetricSnapshot snapshot() {
+    // The client sorts every snapshot's data points by their labels, comparing names and then values. At 10,000
+    // tables that sort was a third of a scrape's CPU (docs/benchmarks.md, "Poll cost: 10,000 idle tables"). Sorted
+    // here first, by values alone, the client's sort finds them in order and is one pass.
+    samples.sort(CLIENT_ORDER);
     return switch (type) {
       case GAUGE -> {
         GaugeSnapshot.Builder builder = GaugeSnapshot.builder().name(name).help(help);
