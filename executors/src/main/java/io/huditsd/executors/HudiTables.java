@@ -61,7 +61,11 @@ public final class HudiTables {
     return storageConfiguration;
   }
 
-  /** A Java engine context for reads (file listings, plan contents). */
+  /**
+   * The Java engine context of every read and write client of the daemon (file listings, plan contents, the
+   * file-group reads behind compaction and clustering): Hudi's, with keys and ordering values looked up through
+   * Avro's field index ({@link FieldIndexedJavaEngineContext}).
+   */
   public HoodieJavaEngineContext engineContext() {
     return new FieldIndexedJavaEngineContext(storageConfiguration.newInstance());
   }
@@ -97,7 +101,7 @@ public final class HudiTables {
     HoodieWriteConfig config = TableWriteConfigs.build(metaClient,
         MeteredLocks.wrap(table.id(), table.basePath(), table.hoodieKeys()),
         WriterHeartbeat.of(table.hoodieKeys()).asHeartbeatSettings(), table.indexes());
-    return new HoodieJavaWriteClient<>(new FieldIndexedJavaEngineContext(storageConfiguration.newInstance()), config);
+    return new HoodieJavaWriteClient<>(engineContext(), config);
   }
 
   /** The keys passed to Hudi for this table, with the lock the daemon takes by default when none is configured. */
@@ -133,7 +137,6 @@ public final class HudiTables {
   public HoodieJavaWriteClient<HoodieAvroPayload> writeClient(ServicedTable table, Map<String, String> overrides,
                                                              HoodieTableMetaClient metaClient) {
     ServicedTable effective = overrides.isEmpty() ? table : table.withHoodieKeysOverridden(overrides);
-    return new HoodieJavaWriteClient<>(new FieldIndexedJavaEngineContext(storageConfiguration.newInstance()),
-        writeConfig(effective, metaClient));
+    return new HoodieJavaWriteClient<>(engineContext(), writeConfig(effective, metaClient));
   }
 }

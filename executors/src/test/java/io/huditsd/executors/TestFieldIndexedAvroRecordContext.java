@@ -122,8 +122,8 @@ class TestFieldIndexedAvroRecordContext {
             schema));
   }
 
-  @SuppressWarnings("unchecked")
   /** The class of the record {@code context} makes of {@code record}, and of its payload if it has one. */
+  @SuppressWarnings("unchecked")
   private static String madeRecord(RecordContext<?> context, GenericRecord record, HoodieSchema schema) {
     RecordContext<IndexedRecord> avro = (RecordContext<IndexedRecord>) context;
     BufferedRecord<IndexedRecord> buffered = BufferedRecords.fromEngineRecord(record, schema, avro, List.of("ts"),

@@ -51,12 +51,13 @@ final class ConstantColumn {
   /** Writes the chunk of {@code rows} rows into the writer's current row group. */
   void write(ParquetFileWriter writer, CodecFactory.BytesCompressor compressor, long rows) throws IOException {
     int count = Math.toIntExact(rows);
-    Chunk chunk = encoded.get(new Shape(count, compressor.getCodecName()));
+    Shape shape = new Shape(count, compressor.getCodecName());
+    Chunk chunk = encoded.get(shape);
     if (chunk == null) {
       chunk = encode(compressor, count);
-      encoded.put(new Shape(count, compressor.getCodecName()), chunk);
+      encoded.put(shape, chunk);
     }
-    writer.startColumn(column, count, chunk.codec());
+    writer.startColumn(column, count, shape.codec());
     writer.writeDictionaryPage(new DictionaryPage(BytesInput.from(chunk.dictionary()), chunk.dictionarySize(), 1,
         Encoding.PLAIN_DICTIONARY));
     writer.writeDataPage(count, chunk.pageSize(), BytesInput.from(chunk.page()), chunk.statistics(), count,
@@ -96,8 +97,7 @@ final class ConstantColumn {
     // The compressor reuses its output buffer: each page is copied out before the next is compressed.
     byte[] compressedDictionary = compressor.compress(BytesInput.from(dictionary)).toByteArray();
     byte[] compressedPage = compressor.compress(BytesInput.from(page)).toByteArray();
-    return new Chunk(compressor.getCodecName(), compressedDictionary, dictionary.length, compressedPage, page.length,
-        statistics);
+    return new Chunk(compressedDictionary, dictionary.length, compressedPage, page.length, statistics);
   }
 
   /** What a chunk's bytes depend on besides the value. */
@@ -105,11 +105,10 @@ final class ConstantColumn {
   }
 
   /**
-   * A chunk's pages, compressed, with their uncompressed sizes. The arrays are never handed out: each write wraps
-   * them in a new {@link BytesInput}, which the writer only reads. The statistics are only read too (the writer
-   * copies or merges them into its own).
+   * A chunk's pages, compressed with its shape's codec, with their uncompressed sizes. The arrays are never handed
+   * out: each write wraps them in a new {@link BytesInput}, which the writer only reads. The statistics are only read
+   * too (the writer copies or merges them into its own).
    */
-  private record Chunk(CompressionCodecName codec, byte[] dictionary, int dictionarySize, byte[] page, int pageSize,
-                       Statistics<?> statistics) {
+  private record Chunk(byte[] dictionary, int dictionarySize, byte[] page, int pageSize, Statistics<?> statistics) {
   }
 }
