@@ -52,6 +52,7 @@ public final class DuePlanner {
   private final TableServices services;
   private final FailedWritesRollback failedWrites;
   private final WriterFailures writerFailures;
+  private final CleanDeferral cleanDeferral = new CleanDeferral();
   private final ExecutionPlacement placement;
 
   /** Every plan runs in the daemon's JVM (a daemon without a Spark section, and tests). */
@@ -190,7 +191,8 @@ public final class DuePlanner {
    *     while the heartbeat is alive, and if that process died nothing on the timeline changes to bring the plan
    *     back, so the table must be planned again by then; likewise when a live writer heartbeat expires (a
    *     writer that died leaves its instant to be rolled back) and when a rollback of failed writes is to be tried
-   *     again ({@link FailedWrites#recheckAt})
+   *     again ({@link FailedWrites#recheckAt}); and at once when the round left the clean and archival to the next
+   *     poll ({@link CleanDeferral})
    * @param failedWrites the writer commits found failed in this round and what was rolled back
    */
   public record Outcome(List<String> scheduledInstants, int enqueued, boolean timeTriggered,
@@ -228,26 +230,51 @@ public final class DuePlanner {
     Map<PlannedService, PlannedService.Scheduling> due = dueServices(table, metaClient, config, pending);
     List<String> scheduled = new ArrayList<>();
     int enqueued = 0;
-    if (!due.isEmpty()) {
-      try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
-        for (PlannedService.Scheduling scheduling : due.values()) {
-          Option<String> instant = scheduling.schedule(client);
-          if (instant.isEmpty()) {
-            continue;
+    CleanDeferral.Round deferral = cleanDeferral.round(table.id());
+    try {
+      if (!due.isEmpty()) {
+        try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
+          for (Map.Entry<PlannedService, PlannedService.Scheduling> service : due.entrySet()) {
+            List<PendingPlan> current = pending;
+            if (service.getKey().type() == ServiceType.CLEAN
+                && deferral.defers(() -> compactingOrClustering(table, current))) {
+              continue;
+            }
+            Option<String> instant = service.getValue().schedule(client);
+            if (instant.isEmpty()) {
+              continue;
+            }
+            List<String> written = new ArrayList<>(List.of(instant.get()));
+            pending = afterScheduling(table, metaClient, config, written);
+            scheduled.addAll(written);
+            // Queued as soon as it is written: a tiny compaction does not wait for a plan after it to be written
+            // (a plan and its skew-adjusted instant take a few hundred milliseconds each).
+            enqueued += enqueuePending(table, metaClient, pending, scheduled,
+                plan -> written.contains(plan.instant()));
           }
-          List<String> written = new ArrayList<>(List.of(instant.get()));
-          pending = afterScheduling(table, metaClient, config, written);
-          scheduled.addAll(written);
-          // Queued as soon as it is written: a tiny compaction does not wait for the clean after it to be planned
-          // (a plan and its skew-adjusted instant take a few hundred milliseconds each).
-          enqueued += enqueuePending(table, metaClient, pending, scheduled, plan -> written.contains(plan.instant()));
         }
       }
+      enqueued += enqueuePending(table, metaClient, pending, scheduled, plan -> !scheduled.contains(plan.instant()))
+          + enqueueArchiveIfDue(table, metaClient, config, deferral, pending);
+    } finally {
+      deferral.end();
     }
-    enqueued += enqueuePending(table, metaClient, pending, scheduled, plan -> !scheduled.contains(plan.instant()))
-        + enqueueArchiveIfDue(table, metaClient, config);
+    if (deferral.deferred()) {
+      LOG.debug("Table {}: clean and archival wait for the next poll behind the table's running compaction or"
+          + " clustering", table.id());
+    }
+    // A deferral is planned at the next poll even when the timeline has not changed by then.
+    Optional<Instant> deferredUntil = deferral.deferred() ? Optional.of(Instant.now()) : Optional.empty();
     return new Outcome(scheduled, enqueued, timeTriggered(table, config),
-        earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.recheckAt()), failed);
+        earliest(earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.recheckAt()), deferredUntil),
+        failed);
+  }
+
+  /** Whether a compaction or clustering plan of the table is queued or running in this daemon (see CleanDeferral). */
+  private boolean compactingOrClustering(ServicedTable table, List<PendingPlan> pending) {
+    return pending.stream().anyMatch(plan
+        -> (plan.service() == ServiceType.COMPACTION || plan.service() == ServiceType.CLUSTERING)
+        && pool.isQueuedOrRunning(WorkItem.keyOf(table, plan)));
   }
 
   /** Counts writers' failed commits, then rolls back those the daemon may roll back. */
@@ -344,10 +371,15 @@ public final class DuePlanner {
     return enqueued;
   }
 
-  /** Archival has no plan: a due table gets a work item without an instant. 1 when one was queued. */
-  private int enqueueArchiveIfDue(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
+  /**
+   * Archival has no plan: a due table gets a work item without an instant. 1 when one was queued. It waits with the
+   * clean ({@link CleanDeferral}); asked before {@link ArchiveService#due}, whose every true answer counts as a run.
+   */
+  private int enqueueArchiveIfDue(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
+                                  CleanDeferral.Round deferral, List<PendingPlan> pending) {
     ArchiveService archive = services.archive();
-    return table.runs(archive.type()) && archive.due(table, metaClient, config)
+    return table.runs(archive.type()) && ArchiveService.pastMaxCommits(metaClient, config)
+        && !deferral.defers(() -> compactingOrClustering(table, pending)) && archive.due(table, metaClient, config)
         && pool.submit(WorkItem.forArchive(table)).isPresent() ? 1 : 0;
   }
 
