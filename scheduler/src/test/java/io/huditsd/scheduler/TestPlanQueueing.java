@@ -29,9 +29,9 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A poll queues each plan as soon as it is written, and a clean due beside a compaction that this daemon runs waits
- * for the next poll ({@link CleanDeferral}), one poll at most: the clean's lock holds do not delay the compaction's
- * commit, and a table whose compactions always run is still cleaned.
+ * A poll queues each plan as soon as it is written, and a clean and archival due beside a compaction that this
+ * daemon runs wait for the next poll ({@link CleanDeferral}), one poll at most: their lock holds do not delay the
+ * compaction's commit, and a table whose compactions always run is still cleaned and archived.
  */
 class TestPlanQueueing {
   private final LocalTables localTables = new LocalTables();
@@ -53,9 +53,11 @@ class TestPlanQueueing {
   }
 
   @Test
-  void aCleanDueBesideARunningCompactionIsPlannedByTheNextPollWhateverStillRuns() throws IOException {
+  void aCleanAndArchivalDueBesideARunningCompactionAreQueuedByTheNextPollWhateverStillRuns() throws IOException {
+    // Archival is due too: the timeline holds more than keep.max completed instants by the first poll.
     ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.MERGE_ON_READ, 9,
-        Map.of("hoodie.compact.inline.max.delta.commits", "2", "hoodie.clean.commits.retained", "1"));
+        Map.of("hoodie.compact.inline.max.delta.commits", "2", "hoodie.clean.commits.retained", "1",
+            "hoodie.keep.min.commits", "2", "hoodie.keep.max.commits", "3"));
     localTables.upsert(table, 0, 10, 1);
     localTables.upsert(table, 0, 5, 2);
     localTables.upsert(table, 0, 5, 3);
@@ -74,7 +76,7 @@ class TestPlanQueueing {
     DuePlanner.Outcome firstPoll = planner.planAndEnqueue(table,
         HoodieTableMetaClient.reload(localTables.hudiTables().metaClient(table.basePath())));
 
-    // The pool holds the compaction running: the clean, due too, is not planned in this poll.
+    // The pool holds the compaction running: the clean and archival, due too, are left to the next poll.
     assertThat(firstPoll.scheduledInstants()).hasSize(1);
     assertThat(queuedAt).containsOnlyKeys(ServiceType.COMPACTION);
     assertThat(timelineFiles(table, ".clean.requested")).isEmpty();
@@ -85,9 +87,9 @@ class TestPlanQueueing {
     DuePlanner.Outcome secondPoll = planner.planAndEnqueue(table,
         HoodieTableMetaClient.reload(localTables.hudiTables().metaClient(table.basePath())));
 
-    // The compaction still runs; the clean waited one poll and no longer.
+    // The compaction still runs; the clean and archival waited one poll and no longer.
     assertThat(secondPoll.scheduledInstants()).hasSize(1);
-    assertThat(queuedAt).containsOnlyKeys(ServiceType.COMPACTION, ServiceType.CLEAN);
+    assertThat(queuedAt).containsOnlyKeys(ServiceType.COMPACTION, ServiceType.CLEAN, ServiceType.ARCHIVE);
     assertThat(timelineFiles(table, ".clean.requested")).hasSize(1);
     assertThat(secondPoll.recheckAt()).isEmpty();
   }
