@@ -227,11 +227,12 @@ public final class DuePlanner {
                                        HoodieWriteConfig config) {
     FailedWrites failed = handleFailedWrites(table, metaClient, config);
     List<PendingPlan> pending = PendingPlans.list(metaClient);
-    Map<PlannedService, PlannedService.Scheduling> due = dueServices(table, metaClient, config, pending);
     List<String> scheduled = new ArrayList<>();
     int enqueued = 0;
     CleanDeferral.Round deferral = cleanDeferral.round(table.id());
     try {
+      Map<PlannedService, PlannedService.Scheduling> due =
+          withoutDeferredClean(table, dueServices(table, metaClient, config, pending), deferral, pending);
       if (!due.isEmpty()) {
         try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
           for (Map.Entry<PlannedService, PlannedService.Scheduling> service : due.entrySet()) {
@@ -268,6 +269,26 @@ public final class DuePlanner {
     return new Outcome(scheduled, enqueued, timeTriggered(table, config),
         earliest(earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.recheckAt()), deferredUntil),
         failed);
+  }
+
+  /**
+   * The due services less a clean that waits ({@link CleanDeferral}), decided before the round opens a write client
+   * when no compaction or clustering is due in it: a round whose only due service is a deferred clean would otherwise
+   * open one (a fresh meta client: a GET and a LIST on an object store) for nothing. With a compaction or clustering
+   * due, the decision waits until that plan is queued, in the scheduling loop.
+   */
+  private Map<PlannedService, PlannedService.Scheduling> withoutDeferredClean(
+      ServicedTable table, Map<PlannedService, PlannedService.Scheduling> due, CleanDeferral.Round deferral,
+      List<PendingPlan> pending) {
+    boolean compactionOrClusteringDue = due.keySet().stream().anyMatch(service
+        -> service.type() == ServiceType.COMPACTION || service.type() == ServiceType.CLUSTERING);
+    boolean cleanDue = due.keySet().stream().anyMatch(service -> service.type() == ServiceType.CLEAN);
+    if (compactionOrClusteringDue || !cleanDue || !deferral.defers(() -> compactingOrClustering(table, pending))) {
+      return due;
+    }
+    Map<PlannedService, PlannedService.Scheduling> rest = new LinkedHashMap<>(due);
+    rest.keySet().removeIf(service -> service.type() == ServiceType.CLEAN);
+    return rest;
   }
 
   /** Whether a compaction or clustering plan of the table is queued or running in this daemon (see CleanDeferral). */
