@@ -33,6 +33,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Decides what is due on a table, writes those plans onto its timeline through Hudi (which takes the table lock in
@@ -231,28 +232,27 @@ public final class DuePlanner {
     int enqueued = 0;
     CleanDeferral.Round deferral = cleanDeferral.round(table.id());
     try {
-      Map<PlannedService, PlannedService.Scheduling> due =
-          withoutDeferredClean(table, dueServices(table, metaClient, config, pending), deferral, pending);
-      if (!due.isEmpty()) {
-        try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(table)) {
-          for (Map.Entry<PlannedService, PlannedService.Scheduling> service : due.entrySet()) {
-            List<PendingPlan> current = pending;
-            if (service.getKey().type() == ServiceType.CLEAN
-                && deferral.defers(() -> compactingOrClustering(table, current))) {
-              continue;
-            }
-            Option<String> instant = service.getValue().schedule(client);
-            if (instant.isEmpty()) {
-              continue;
-            }
-            List<String> written = new ArrayList<>(List.of(instant.get()));
-            pending = afterScheduling(table, metaClient, config, written);
-            scheduled.addAll(written);
-            // Queued as soon as it is written: a tiny compaction does not wait for a plan after it to be written
-            // (a plan and its skew-adjusted instant take a few hundred milliseconds each).
-            enqueued += enqueuePending(table, metaClient, pending, scheduled,
-                plan -> written.contains(plan.instant()));
+      Map<PlannedService, PlannedService.Scheduling> due = dueServices(table, metaClient, config, pending);
+      // Opened when the first service that does not wait is scheduled: a round whose only due service is a deferred
+      // clean opens no client (a fresh meta client: a GET and a LIST on an object store).
+      try (OpenedOnUse client = new OpenedOnUse(() -> tables.writeClient(table))) {
+        for (Map.Entry<PlannedService, PlannedService.Scheduling> service : due.entrySet()) {
+          List<PendingPlan> current = pending;
+          if (service.getKey().type() == ServiceType.CLEAN
+              && deferral.defers(() -> compactingOrClustering(table, current))) {
+            continue;
           }
+          Option<String> instant = service.getValue().schedule(client.get());
+          if (instant.isEmpty()) {
+            continue;
+          }
+          List<String> written = new ArrayList<>(List.of(instant.get()));
+          pending = afterScheduling(table, metaClient, config, written);
+          scheduled.addAll(written);
+          // Queued as soon as it is written: a tiny compaction does not wait for a plan after it to be written
+          // (a plan and its skew-adjusted instant take a few hundred milliseconds each).
+          enqueued += enqueuePending(table, metaClient, pending, scheduled,
+              plan -> written.contains(plan.instant()));
         }
       }
       enqueued += enqueuePending(table, metaClient, pending, scheduled, plan -> !scheduled.contains(plan.instant()))
@@ -269,26 +269,6 @@ public final class DuePlanner {
     return new Outcome(scheduled, enqueued, timeTriggered(table, config),
         earliest(earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.recheckAt()), deferredUntil),
         failed);
-  }
-
-  /**
-   * The due services less a clean that waits ({@link CleanDeferral}), decided before the round opens a write client
-   * when no compaction or clustering is due in it: a round whose only due service is a deferred clean would otherwise
-   * open one (a fresh meta client: a GET and a LIST on an object store) for nothing. With a compaction or clustering
-   * due, the decision waits until that plan is queued, in the scheduling loop.
-   */
-  private Map<PlannedService, PlannedService.Scheduling> withoutDeferredClean(
-      ServicedTable table, Map<PlannedService, PlannedService.Scheduling> due, CleanDeferral.Round deferral,
-      List<PendingPlan> pending) {
-    boolean compactionOrClusteringDue = due.keySet().stream().anyMatch(service
-        -> service.type() == ServiceType.COMPACTION || service.type() == ServiceType.CLUSTERING);
-    boolean cleanDue = due.keySet().stream().anyMatch(service -> service.type() == ServiceType.CLEAN);
-    if (compactionOrClusteringDue || !cleanDue || !deferral.defers(() -> compactingOrClustering(table, pending))) {
-      return due;
-    }
-    Map<PlannedService, PlannedService.Scheduling> rest = new LinkedHashMap<>(due);
-    rest.keySet().removeIf(service -> service.type() == ServiceType.CLEAN);
-    return rest;
   }
 
   /** Whether a compaction or clustering plan of the table is queued or running in this daemon (see CleanDeferral). */
@@ -459,5 +439,29 @@ public final class DuePlanner {
       }
     }
     return earliest;
+  }
+
+  /** A round's write client, opened when a service first asks for it and closed with the round if it was. */
+  private static final class OpenedOnUse implements AutoCloseable {
+    private final Supplier<HoodieJavaWriteClient<HoodieAvroPayload>> open;
+    private HoodieJavaWriteClient<HoodieAvroPayload> client;
+
+    OpenedOnUse(Supplier<HoodieJavaWriteClient<HoodieAvroPayload>> open) {
+      this.open = open;
+    }
+
+    HoodieJavaWriteClient<HoodieAvroPayload> get() {
+      if (client == null) {
+        client = open.get();
+      }
+      return client;
+    }
+
+    @Override
+    public void close() {
+      if (client != null) {
+        client.close();
+      }
+    }
   }
 }
