@@ -25,6 +25,8 @@
 #                      tsd-once-copy  `bin/tsd once --services clustering` with the binary-copy plan strategy, the
 #                                   whole process timed as an operator runs it (not in the default list)
 #                      tsd-once-copy-c1  the same with -XX:TieredStopAtLevel=1 (the quick JIT compiler only)
+#                      tsd-once-copy-fullinline  the same with the JVM's own C2 inlining limits, which bin/tsd lowers
+#                                   for a once (-XX:FreqInlineSize=325 -XX:InlineSmallCode=2500)
 #                      tsd-copy-warm, spark-copy-warm  as tsd-copy and spark-copy, measured after one unmeasured
 #                                   clustering of another copy in the same JVM: Hudi's classes loaded and compiled,
 #                                   as in a long-running daemon or Spark application
@@ -306,6 +308,7 @@ for contender in $contenders; do
     plain-copy) run_plain_copy ;;
     tsd-once-copy) run_once tsd-once-copy ;;
     tsd-once-copy-c1) run_once tsd-once-copy-c1 -XX:TieredStopAtLevel=1 ;;
+    tsd-once-copy-fullinline) run_once tsd-once-copy-fullinline "-XX:FreqInlineSize=325 -XX:InlineSmallCode=2500" ;;
     # shellcheck disable=SC2046
     tsd-copy-x) run_java tsd-copy-x "$group_heap" 0 "hoodie.clustering.plan.strategy.class=$tsd_plan" \
       "hoodie.clustering.execution.strategy.class=$tsd_exec" $(group_keys "$group_bytes") ;;

@@ -17,6 +17,8 @@
 #   CONTENDERS     in this order [tsd java-minimal java-daemon spark plain-copy]
 #     tsd                    bin/tsd once --table COPY --services compaction (schedule, execute, commit, exit)
 #     tsd-nocds              the same with TSD_CDS=off (no class-data-sharing archive; see README)
+#     tsd-fullinline         the same with the JVM's own C2 inlining limits, which bin/tsd lowers for a once
+#                            (-XX:FreqInlineSize=325 -XX:InlineSmallCode=2500)
 #     tsd-pool1, tsd-pool2   the same with -Djava.util.concurrent.ForkJoinPool.common.parallelism=1 / 2 (the
 #                            daemon widens Hudi's common pool to max(8, 4 x cores) when the JVM is given none)
 #     tsd-warnlog            the same with -Dlogback.configurationFile=bench/logback-warn.xml in TSD_JAVA_OPTS: the
@@ -173,6 +175,7 @@ for contender in $contenders; do
     tsd) run_tsd tsd ;;
     tsd-nocds) TSD_CDS=off run_tsd tsd-nocds ;;
     tsd-c1) run_tsd tsd-c1 -XX:TieredStopAtLevel=1 ;;
+    tsd-fullinline) run_tsd tsd-fullinline -XX:FreqInlineSize=325 -XX:InlineSmallCode=2500 ;;
     tsd-lazyc2) run_tsd tsd-lazyc2 -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000 \
       -XX:Tier4CompileThreshold=60000 -XX:Tier4BackEdgeThreshold=400000 ;;
     tsd-pool1) run_tsd tsd-pool1 "-D$pool=1" ;;

@@ -5,14 +5,15 @@
 #   git worktree add /tmp/before <commit> && (cd /tmp/before && mvn -B -q -DskipTests package -pl api -am)
 #   bench/once-before-after.sh /tmp/before compaction 3
 #   bench/once-before-after.sh /tmp/before clustering 3
+#   bench/once-before-after.sh /tmp/before rewrite 3
 #
 # Arguments: BEFORE (a built checkout; "after" is this one), WORK (compaction: the compaction benchmark's 200,000-row
 # source table; clustering: the binary-copy benchmark's 200-file source, default plan strategy), RUNS (3).
 # The source tables are those bench/compaction.sh and bench/binary-copy.sh leave under their BENCH_DIR (run each
 # once first). Each build's class-data-sharing archive is written by one unmeasured run first.
 set -euo pipefail
-before=$(cd "${1:?usage: once-before-after.sh BEFORE_CHECKOUT compaction|clustering [RUNS]}" && pwd)
-work=${2:?compaction or clustering}
+before=$(cd "${1:?usage: once-before-after.sh BEFORE_CHECKOUT compaction|clustering|rewrite [RUNS]}" && pwd)
+work=${2:?compaction, clustering or rewrite}
 runs=${3:-3}
 after=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${OUT_DIR:-/tmp/hudi-tsd-bench-before-after}
@@ -24,7 +25,12 @@ case "$work" in
     source_table=${SOURCE:-/tmp/hudi-tsd-bench-bcopy/source-200x15000}
     args=(--services clustering --hoodie-conf hoodie.parquet.compression.codec=gzip
       --hoodie-conf hoodie.clustering.plan.strategy.hot.commits=0 --hoodie-conf hoodie.clustering.plan.strategy.hot.minutes=0) ;;
-  *) echo "unknown work: $work (compaction or clustering)" >&2; exit 2 ;;
+  rewrite)
+    source_table=${SOURCE:-/tmp/hudi-tsd-bench-bcopy/source-200x15000}
+    args=(--services clustering --hoodie-conf hoodie.parquet.compression.codec=gzip
+      --hoodie-conf hoodie.clustering.plan.strategy.class=io.huditsd.executors.clustering.HotAwareClusteringPlanStrategy
+      --hoodie-conf hoodie.clustering.plan.strategy.hot.commits=0 --hoodie-conf hoodie.clustering.plan.strategy.hot.minutes=0) ;;
+  *) echo "unknown work: $work (compaction, clustering or rewrite)" >&2; exit 2 ;;
 esac
 [ -d "$source_table/.hoodie" ] || { echo "no source table at $source_table: run bench/$([ "$work" = compaction ] && echo compaction || echo binary-copy).sh first" >&2; exit 2; }
 mkdir -p "$out"
