@@ -16,7 +16,8 @@ import java.io.IOException;
 /**
  * Reads a column chunk's page indexes and Parquet bloom filter from a stream on its file, as Parquet's file reader
  * does, so that a file read once into memory serves them too (the reader would open the file again). Each is
- * absent (null) when the writer wrote none.
+ * absent (null) when the writer wrote none. A column index is kept as stored ({@link StoredColumnIndex}): it is
+ * only written again, into the copy.
  */
 final class PageIndexes {
   private PageIndexes() {
@@ -28,7 +29,8 @@ final class PageIndexes {
       return null;
     }
     in.seek(reference.getOffset());
-    return ParquetMetadataConverter.fromParquetColumnIndex(chunk.getPrimitiveType(), Util.readColumnIndex(in));
+    // As stored: the writer only writes the lists back (see StoredColumnIndex).
+    return StoredColumnIndex.ifConsistent(Util.readColumnIndex(in));
   }
 
   static OffsetIndex offsetIndex(SeekableInputStream in, ColumnChunkMetaData chunk) throws IOException {
@@ -37,6 +39,7 @@ final class PageIndexes {
       return null;
     }
     in.seek(reference.getOffset());
+    // Built, not viewed: Parquet's writer moves an offset index only when it is its own implementation.
     return ParquetMetadataConverter.fromParquetOffsetIndex(Util.readOffsetIndex(in));
   }
 

@@ -2,7 +2,14 @@ package io.huditsd.executors.clustering;
 
 import io.huditsd.config.ServicedTable;
 import org.apache.hadoop.fs.Path;
+import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.internal.column.columnindex.ColumnIndex;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The copier writes the same bytes whichever way it reads its sources: buffered whole (small files, the common case)
- * or streamed a row group at a time, or straight from the stream (files over the buffer's cap).
+ * or streamed a row group at a time, or straight from the stream (files over the buffer's cap); and it carries each
+ * chunk's page indexes over as the source stored them.
  */
 class TestRowGroupCopier {
   private final CopyTables tables = new CopyTables();
@@ -63,6 +71,61 @@ class TestRowGroupCopier {
     write("first", reused, layout, output);
     assertThat(write("again", reused, layout, output)).as("the same copier's buffer used again")
         .isEqualTo(reference);
+  }
+
+  /**
+   * Every copied chunk's column index is the source's, page for page, and its offset index the source's moved by as
+   * much as the chunk moved; the file-name chunks, written anew, have indexes of their own.
+   */
+  @Test
+  void pageIndexesAreTheSourcesMovedWithTheirChunks() throws IOException {
+    GroupLayout.Layout layout = layoutOfFilesOfDifferentSizes();
+    PlannedOutput output = layout.outputs().get(0);
+    write("indexes", new RowGroupCopier(tables.hadoop()), layout, output);
+    java.nio.file.Path target = directory.resolve("indexes").resolve("out.parquet");
+    int compared = 0;
+    try (ParquetFileReader copy = open(new Path(target.toUri()))) {
+      List<BlockMetaData> blocks = copy.getFooter().getBlocks();
+      assertThat(blocks).hasSameSizeAs(output.rowGroups());
+      for (int i = 0; i < blocks.size(); i++) {
+        PlannedOutput.RowGroup rowGroup = output.rowGroups().get(i);
+        try (ParquetFileReader source = open(rowGroup.source().path())) {
+          for (ColumnChunkMetaData chunk : blocks.get(i).getColumns()) {
+            ColumnIndex columnIndex = copy.readColumnIndex(chunk);
+            OffsetIndex offsetIndex = copy.readOffsetIndex(chunk);
+            assertThat(columnIndex).as("column index of %s", chunk.getPath()).isNotNull();
+            assertThat(offsetIndex).as("offset index of %s", chunk.getPath()).isNotNull();
+            if (chunk.getPath().toDotString().equals(HoodieRecord.FILENAME_METADATA_FIELD)) {
+              continue;
+            }
+            ColumnChunkMetaData from = rowGroup.block().getColumns().stream()
+                .filter(sourceChunk -> sourceChunk.getPath().equals(chunk.getPath())).findFirst().orElseThrow();
+            ColumnIndex sourceIndex = source.readColumnIndex(from);
+            assertThat(columnIndex.getBoundaryOrder()).isEqualTo(sourceIndex.getBoundaryOrder());
+            assertThat(columnIndex.getNullPages()).isEqualTo(sourceIndex.getNullPages());
+            assertThat(columnIndex.getNullCounts()).isEqualTo(sourceIndex.getNullCounts());
+            assertThat(columnIndex.getMinValues()).isEqualTo(sourceIndex.getMinValues());
+            assertThat(columnIndex.getMaxValues()).isEqualTo(sourceIndex.getMaxValues());
+            OffsetIndex sourceOffsets = source.readOffsetIndex(from);
+            long moved = chunk.getStartingPos() - from.getStartingPos();
+            assertThat(offsetIndex.getPageCount()).isEqualTo(sourceOffsets.getPageCount());
+            for (int page = 0; page < offsetIndex.getPageCount(); page++) {
+              assertThat(offsetIndex.getOffset(page)).isEqualTo(sourceOffsets.getOffset(page) + moved);
+              assertThat(offsetIndex.getCompressedPageSize(page)).isEqualTo(sourceOffsets.getCompressedPageSize(page));
+              assertThat(offsetIndex.getFirstRowIndex(page)).isEqualTo(sourceOffsets.getFirstRowIndex(page));
+            }
+            compared++;
+          }
+        }
+      }
+    }
+    assertThat(compared).as("chunks compared with their sources").isGreaterThan(output.rowGroups().size());
+    assertThat(tables.rows(new Path(target.toUri()))).as("rows of the copy").hasSize(Math.toIntExact(
+        output.rowGroups().stream().mapToLong(rowGroup -> rowGroup.block().getRowCount()).sum()));
+  }
+
+  private ParquetFileReader open(Path file) throws IOException {
+    return ParquetFileReader.open(HadoopInputFile.fromPath(file, tables.hadoop()));
   }
 
   /**
