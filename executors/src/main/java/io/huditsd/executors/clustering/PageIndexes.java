@@ -16,8 +16,7 @@ import java.io.IOException;
 /**
  * Reads a column chunk's page indexes and Parquet bloom filter from a stream on its file, as Parquet's file reader
  * does, so that a file read once into memory serves them too (the reader would open the file again). Each is
- * absent (null) when the writer wrote none. A column index is kept as stored ({@link StoredColumnIndex}): it is
- * only written again, into the copy.
+ * absent (null) when the writer wrote none.
  */
 final class PageIndexes {
   private PageIndexes() {
@@ -29,8 +28,7 @@ final class PageIndexes {
       return null;
     }
     in.seek(reference.getOffset());
-    // As stored: the writer only writes the lists back (see StoredColumnIndex).
-    return StoredColumnIndex.ifConsistent(Util.readColumnIndex(in));
+    return ParquetMetadataConverter.fromParquetColumnIndex(chunk.getPrimitiveType(), Util.readColumnIndex(in));
   }
 
   static OffsetIndex offsetIndex(SeekableInputStream in, ColumnChunkMetaData chunk) throws IOException {
@@ -39,7 +37,6 @@ final class PageIndexes {
       return null;
     }
     in.seek(reference.getOffset());
-    // Built, not viewed: Parquet's writer moves an offset index only when it is its own implementation.
     return ParquetMetadataConverter.fromParquetOffsetIndex(Util.readOffsetIndex(in));
   }
 
