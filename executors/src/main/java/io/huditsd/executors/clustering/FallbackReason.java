@@ -27,7 +27,12 @@ public enum FallbackReason {
   /** The files' Hudi bloom filters are of different types, or some files have one and others not. */
   BLOOM_FILTER_MISMATCH,
   /** A base file could not be read as Parquet. */
-  UNREADABLE_FOOTER;
+  UNREADABLE_FOOTER,
+  /**
+   * A base file has encrypted columns (Parquet modular encryption): their pages and indexes can only be moved with
+   * the keys' metadata, which the copy does not write.
+   */
+  ENCRYPTED;
 
   /** The label value: lower case, as Prometheus labels usually are. */
   public String label() {

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -54,10 +55,17 @@ final class FooterReader {
    * @param heldValue what was made of the held key's value, or null when the footer has none
    * @param offset where the footer starts in the file: every row group, page index and Parquet bloom filter lies
    *     before it
+   * @param storedRowGroups the row groups as the footer stores them (Parquet's Thrift structures, in the order of
+   *     {@code metadata}'s blocks), which a copy carries over with only their offsets moved; null for a file with
+   *     encrypted columns, whose footer Parquet's reader read
    */
-  record Footer<T>(ParquetMetadata metadata, T heldValue, long offset) {
+  record Footer<T>(ParquetMetadata metadata, T heldValue, long offset, List<RowGroup> storedRowGroups) {
     Footer {
       Objects.requireNonNull(metadata, "metadata is null");
+      if (storedRowGroups != null && storedRowGroups.size() != metadata.getBlocks().size()) {
+        throw new IllegalArgumentException(storedRowGroups.size() + " stored row groups for "
+            + metadata.getBlocks().size() + " blocks");
+      }
     }
   }
 
@@ -113,8 +121,9 @@ final class FooterReader {
       if (protocol.held != null && metadata.getKey_value_metadata() != null) {
         metadata.getKey_value_metadata().removeIf(entry -> heldKey.equals(entry.getKey()));
       }
+      List<RowGroup> rowGroups = metadata.getRow_groups() == null ? List.of() : metadata.getRow_groups();
       return new Footer<>(CONVERTER.fromParquetMetadata(metadata, null, false, rowIndexOffsets(metadata)),
-          protocol.held == null ? null : heldValue.apply(protocol.held), footerStart);
+          protocol.held == null ? null : heldValue.apply(protocol.held), footerStart, rowGroups);
     } finally {
       // Nothing read from the footer keeps its array: Thrift copied every other value out of it.
       if (footerArrays != null) {
@@ -129,7 +138,8 @@ final class FooterReader {
     Map<String, String> keyValues = new HashMap<>(parquets.getFileMetaData().getKeyValueMetaData());
     String held = keyValues.remove(heldKey);
     return new Footer<>(withKeyValues(parquets, keyValues),
-        held == null ? null : heldValue.apply(ByteBuffer.wrap(held.getBytes(StandardCharsets.UTF_8))), footerStart);
+        held == null ? null : heldValue.apply(ByteBuffer.wrap(held.getBytes(StandardCharsets.UTF_8))), footerStart,
+        null);
   }
 
   /** {@code footer} with other key-value metadata; schema, writer, encryption and row groups as they are. */

@@ -181,6 +181,10 @@ final class GroupLayout {
         return Optional.of(new Ineligible(FallbackReason.UNREADABLE_FOOTER, "cannot read the Parquet footer of "
             + read.path() + ": " + read.failure()));
       }
+      if (read.encrypted()) {
+        return Optional.of(new Ineligible(FallbackReason.ENCRYPTED, read.path() + " has encrypted columns, which"
+            + " a copy would carry without their encryption metadata"));
+      }
       if (read.hasBloom() && !BloomFilterUnion.isKnownType(read.bloomType())) {
         return Optional.of(new Ineligible(FallbackReason.BLOOM_FILTER_MISMATCH, read.path() + " has a bloom filter"
             + " of unknown type " + read.bloomType()));
@@ -249,11 +253,14 @@ final class GroupLayout {
       // never a string (about 580 KB per file at Hudi's defaults). Both go into arrays used again for later files.
       FooterReader.Footer<byte[]> footer = FooterReader.read(input, BLOOM_FILTER_KEY,
           serialized -> BloomFilterUnion.decode(serialized, filterArrays), footerArrays);
+      if (footer.storedRowGroups() == null) {
+        return new FooterRead(file, null, null, null, null, null, null);
+      }
       Map<String, String> keyValues = footer.metadata().getFileMetaData().getKeyValueMetaData();
       String bloomType = bloomTypeOf(keyValues);
       return new FooterRead(file,
-          new SourceFile(file, footer.offset(), withoutBloomFilter(footer.metadata())), footer.heldValue(),
-          bloomType, keyValues.get(MIN_KEY), keyValues.get(MAX_KEY), null);
+          new SourceFile(file, footer.offset(), withoutBloomFilter(footer.metadata()), footer.storedRowGroups()),
+          footer.heldValue(), bloomType, keyValues.get(MIN_KEY), keyValues.get(MAX_KEY), null);
     } catch (IOException | RuntimeException e) {
       return new FooterRead(file, null, null, null, null, null, e);
     }
@@ -261,12 +268,16 @@ final class GroupLayout {
 
   /**
    * A footer as read, with the source's bloom filter Base64-decoded ahead (never changed: a source split between
-   * outputs gives the same bytes to each).
+   * outputs gives the same bytes to each). No source and no failure: the file has encrypted columns.
    */
   private record FooterRead(Path path, SourceFile source, byte[] bloomBytes, String bloomType, String minKey,
                             String maxKey, Exception failure) {
     boolean hasBloom() {
       return bloomBytes != null;
+    }
+
+    boolean encrypted() {
+      return source == null && failure == null;
     }
   }
 

@@ -7,11 +7,12 @@ import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.parquet.io.ByteArraySeekableInputStream;
+import org.apache.parquet.Version;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.ParquetProperties;
-import org.apache.parquet.column.values.bloomfilter.BloomFilter;
+import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
@@ -19,11 +20,10 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.hadoop.util.HadoopStreams;
-import org.apache.parquet.internal.column.columnindex.ColumnIndex;
-import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.SeekableInputStream;
@@ -32,6 +32,7 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,8 +41,9 @@ import java.util.Objects;
 
 /**
  * Pass two of copying a clustering group: writes one output base file from whole row groups of the sources. Column
- * chunks are appended as they are stored (compressed pages, dictionary, statistics, page indexes), without
- * decompressing or decoding a value. Only two kinds of chunk are written anew, one per row group: Hudi's
+ * chunks are appended as they are stored (compressed pages, dictionary, statistics, page indexes) by
+ * {@link SplicedParquetWriter}, without decompressing or decoding a value. Only two kinds of chunk are written anew,
+ * one per row group, by Parquet's writer into a file in memory ({@link WrittenChunk}) and spliced from there: Hudi's
  * {@code _hoodie_file_name}, which must name the new file (a single value, dictionary-encoded), and a column the
  * source lacks, written as nulls.
  */
@@ -53,6 +55,8 @@ final class RowGroupCopier {
   // Package-private: CopyHeap sizes a copy by it.
   static final int MAX_BUFFERED = 64 * 1024 * 1024;
   private static final ColumnPath FILE_NAME_COLUMN = ColumnPath.get(HoodieRecord.FILENAME_METADATA_FIELD);
+  /** How much of a streamed chunk is read at a time. */
+  private static final int STREAM_CHUNK = 1024 * 1024;
 
   private final Configuration conf;
   /** {@link #MAX_BUFFERED}, smaller in tests of the streamed path. */
@@ -78,27 +82,33 @@ final class RowGroupCopier {
 
   Written write(Path target, MessageType schema, Map<String, String> keyValueMetadata, PlannedOutput output)
       throws IOException {
-    ParquetFileWriter writer = new ParquetFileWriter(outputFile(target), schema,
-        ParquetFileWriter.Mode.CREATE, ParquetWriterDefaults.ROW_GROUP_SIZE, 0,
-        ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH,
-        ParquetProperties.DEFAULT_PAGE_WRITE_CHECKSUM_ENABLED);
     CodecFactory codecs = new CodecFactory(conf, ParquetProperties.DEFAULT_PAGE_SIZE);
+    PositionOutputStream out = outputFile(target).create(ParquetWriterDefaults.ROW_GROUP_SIZE);
     try {
-      return write(writer, codecs, target, schema, keyValueMetadata, output);
+      return write(new SplicedParquetWriter(out, schema), codecs, target, schema, keyValueMetadata, output);
+    } catch (IOException | RuntimeException | Error e) {
+      try {
+        out.close();
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
     } finally {
       codecs.release();
     }
   }
 
-  private Written write(ParquetFileWriter writer, CodecFactory codecs, Path target, MessageType schema,
+  private Written write(SplicedParquetWriter writer, CodecFactory codecs, Path target, MessageType schema,
                         Map<String, String> keyValueMetadata, PlannedOutput output) throws IOException {
     Binary fileName = Binary.fromString(target.getName());
     ColumnDescriptor fileNameColumn = schema.getColumns().stream()
         .filter(column -> ColumnPath.get(column.getPath()).equals(FILE_NAME_COLUMN)).findFirst().orElse(null);
     ConstantColumn fileNames = fileNameColumn != null && ConstantColumn.supports(fileNameColumn)
         ? new ConstantColumn(fileNameColumn, fileName) : null;
+    // The file-name chunk depends only on the row count and codec: written once for row groups of the same shape.
+    Map<Shape, WrittenChunk> fileNameChunks = new HashMap<>();
+    List<BlockMetaData> blocks = new ArrayList<>(output.rowGroups().size());
     long rows = 0;
-    writer.start();
     OpenSource open = null;
     try {
       for (PlannedOutput.RowGroup rowGroup : output.rowGroups()) {
@@ -108,7 +118,8 @@ final class RowGroupCopier {
           }
           open = open(rowGroup.source());
         }
-        copyRowGroup(writer, codecs, schema, open, rowGroup.block(), fileName, fileNames);
+        blocks.add(copyRowGroup(writer, codecs, schema, open, rowGroup.block(), fileName, fileNames,
+            fileNameChunks));
         rows += rowGroup.block().getRowCount();
       }
     } finally {
@@ -124,11 +135,15 @@ final class RowGroupCopier {
     output.minRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MIN_KEY, key));
     output.maxRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MAX_KEY, key));
     writer.end(footerEntries);
-    return new Written(writer.getFooter(), rows);
+    // The footer in Parquet's object model, as Parquet's writer keeps it, without converting the stored one back.
+    return new Written(new ParquetMetadata(new FileMetaData(schema, footerEntries, Version.FULL_VERSION), blocks),
+        rows);
   }
 
-  private void copyRowGroup(ParquetFileWriter writer, CodecFactory codecs, MessageType schema, OpenSource open,
-                            BlockMetaData block, Binary fileName, ConstantColumn fileNames) throws IOException {
+  /** Copies a row group; returns it as written. */
+  private BlockMetaData copyRowGroup(SplicedParquetWriter writer, CodecFactory codecs, MessageType schema,
+                                     OpenSource open, BlockMetaData block, Binary fileName, ConstantColumn fileNames,
+                                     Map<Shape, WrittenChunk> fileNameChunks) throws IOException {
     Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
     long first = Long.MAX_VALUE;
     long end = Long.MIN_VALUE;
@@ -137,33 +152,96 @@ final class RowGroupCopier {
       first = Math.min(first, chunk.getStartingPos());
       end = Math.max(end, chunk.getStartingPos() + chunk.getTotalSize());
     }
-    SeekableInputStream data = open.data;
+    Map<ColumnPath, ColumnChunk> storedChunks = new HashMap<>();
+    for (ColumnChunk chunk : open.source.stored(block).getColumns()) {
+      storedChunks.put(ColumnPath.get(chunk.getMeta_data().getPath_in_schema().toArray(new String[0])), chunk);
+    }
+    SplicedParquetWriter.ChunkBytes bytes = open.bytes;
     long length = end - first;
     if (!open.inMemory && length <= maxBuffered) {
-      data = new ByteArraySeekableInputStream(fill(open.data, first, (int) length), first, (int) length);
+      bytes = inMemory(fill(open.data, first, (int) length), first, (int) length);
     }
     CompressionCodecName codec = block.getColumns().get(0).getCodec();
-    writer.startBlock(block.getRowCount());
+    long rows = block.getRowCount();
+    BlockMetaData written = new BlockMetaData();
+    written.setRowCount(rows);
+    writer.startRowGroup(rows);
     for (ColumnDescriptor column : schema.getColumns()) {
       ColumnPath path = ColumnPath.get(column.getPath());
       ColumnChunkMetaData chunk = chunks.get(path);
+      CompressionCodecName chunkCodec = chunk == null ? codec : chunk.getCodec();
+      WrittenChunk anew = null;
       if (path.equals(FILE_NAME_COLUMN) && fileNames != null) {
-        fileNames.write(writer, codecs.getCompressor(chunk == null ? codec : chunk.getCodec()), block.getRowCount());
+        anew = fileNameChunks.get(new Shape(rows, chunkCodec));
+        if (anew == null) {
+          anew = WrittenChunk.write(singleColumn(schema, column), rows,
+              pages -> fileNames.write(pages, codecs.getCompressor(chunkCodec), rows));
+          fileNameChunks.put(new Shape(rows, chunkCodec), anew);
+        }
       } else if (path.equals(FILE_NAME_COLUMN)) {
-        writeColumn(writer, codecs, schema, column, chunk == null ? codec : chunk.getCodec(), block.getRowCount(),
-            fileName);
+        anew = WrittenChunk.write(singleColumn(schema, column), rows,
+            pages -> writeColumn(pages, codecs, schema, column, chunkCodec, rows, fileName));
       } else if (chunk == null) {
-        writeColumn(writer, codecs, schema, column, codec, block.getRowCount(), null);
+        anew = WrittenChunk.write(singleColumn(schema, column), rows,
+            pages -> writeColumn(pages, codecs, schema, column, chunkCodec, rows, null));
+      }
+      if (anew != null) {
+        written.addColumn(moved(anew.metadata(), writer.append(anew.stored(), anew.bytes(), anew.stream())));
       } else {
+        ColumnChunk stored = storedChunks.get(path);
+        if (stored == null) {
+          throw new IOException("the footer of " + open.source.path() + " lists " + path + " in a row group's"
+              + " blocks but not in its stored row group");
+        }
         // Page indexes and Parquet's own bloom filters sit outside the row group: read from the file's stream.
-        BloomFilter bloomFilter = PageIndexes.bloomFilter(open.data, chunk);
-        ColumnIndex columnIndex = PageIndexes.columnIndex(open.data, chunk);
-        OffsetIndex offsetIndex = PageIndexes.offsetIndex(open.data, chunk);
-        data.seek(chunk.getStartingPos());
-        writer.appendColumnChunk(column, data, chunk, bloomFilter, columnIndex, offsetIndex);
+        written.addColumn(moved(chunk, writer.append(stored, bytes, open.data)));
       }
     }
-    writer.endBlock();
+    writer.endRowGroup();
+    written.setTotalByteSize(written.getColumns().stream()
+        .mapToLong(ColumnChunkMetaData::getTotalUncompressedSize).sum());
+    return written;
+  }
+
+  /** {@code chunk}'s metadata with its pages' offsets moved to {@code start}, as Parquet's writer moves them. */
+  private static ColumnChunkMetaData moved(ColumnChunkMetaData chunk, long start) {
+    long delta = start - chunk.getStartingPos();
+    return ColumnChunkMetaData.get(chunk.getPath(), chunk.getPrimitiveType(), chunk.getCodec(),
+        chunk.getEncodingStats(), chunk.getEncodings(), chunk.getStatistics(), chunk.getFirstDataPageOffset() + delta,
+        chunk.getDictionaryPageOffset() > 0 ? chunk.getDictionaryPageOffset() + delta : 0, chunk.getValueCount(),
+        chunk.getTotalSize(), chunk.getTotalUncompressedSize());
+  }
+
+  /** The bytes of {@code file}'s positions {@code base} to {@code base + length}, held in {@code bytes}. */
+  private static SplicedParquetWriter.ChunkBytes inMemory(byte[] bytes, long base, int length) {
+    return (to, position, count) -> {
+      if (position < base || count < 0 || position + count > base + length) {
+        throw new IOException("a column chunk at " + position + " of " + count + " bytes lies outside the bytes"
+            + " read (" + base + " to " + (base + length) + "): corrupt footer");
+      }
+      to.write(bytes, (int) (position - base), (int) count);
+    };
+  }
+
+  /** The bytes of the file behind {@code in}, read through {@link #buffer}'s first part at a time. */
+  private SplicedParquetWriter.ChunkBytes streamed(SeekableInputStream in) {
+    return (to, position, count) -> {
+      if (buffer.length < STREAM_CHUNK) {
+        buffer = new byte[STREAM_CHUNK];
+      }
+      in.seek(position);
+      long left = count;
+      while (left > 0) {
+        int read = (int) Math.min(left, buffer.length);
+        in.readFully(buffer, 0, read);
+        to.write(buffer, 0, read);
+        left -= read;
+      }
+    };
+  }
+
+  /** What a file-name chunk's bytes depend on besides the name. */
+  private record Shape(long rows, CompressionCodecName codec) {
   }
 
   /**
@@ -268,12 +346,14 @@ final class RowGroupCopier {
     FileSystem fileSystem = source.path().getFileSystem(conf);
     FSDataInputStream stream = fileSystem.open(source.path());
     if (source.footerOffset() > maxBuffered) {
-      return new OpenSource(source, HadoopStreams.wrap(stream), false);
+      SeekableInputStream in = HadoopStreams.wrap(stream);
+      return new OpenSource(source, in, streamed(in), false);
     }
     int length = (int) source.footerOffset();
     try (stream) {
       byte[] bytes = fill(HadoopStreams.wrap(stream), 0, length);
-      return new OpenSource(source, new ByteArraySeekableInputStream(bytes, 0, length), true);
+      return new OpenSource(source, new ByteArraySeekableInputStream(bytes, 0, length), inMemory(bytes, 0, length),
+          true);
     }
   }
 
@@ -286,8 +366,14 @@ final class RowGroupCopier {
     return buffer;
   }
 
-  /** A source file opened for copying: its bytes in memory, or a stream on it. */
-  private record OpenSource(SourceFile source, SeekableInputStream data, boolean inMemory) implements AutoCloseable {
+  /**
+   * A source file opened for copying: its bytes in memory, or a stream on it.
+   *
+   * @param data a stream on the file (on its bytes in memory, when they are)
+   * @param bytes the file's bytes for copying chunks: from memory or from {@code data}
+   */
+  private record OpenSource(SourceFile source, SeekableInputStream data, SplicedParquetWriter.ChunkBytes bytes,
+                            boolean inMemory) implements AutoCloseable {
     @Override
     public void close() throws IOException {
       data.close();
