@@ -126,6 +126,12 @@ final class SplicedParquetWriter {
       throw new IOException("column chunk of " + Arrays.toString(column.getPath()) + " has no plain metadata"
           + " (encrypted?)");
     }
+    if (stored.isSetFile_path()) {
+      // Parquet lets a footer point at chunks in another file; no writer Hudi or Spark uses does, and the bytes
+      // handed here are those of the footer's own file.
+      throw new IOException("column chunk of " + Arrays.toString(column.getPath()) + " is stored in another file: "
+          + stored.getFile_path());
+    }
     if (!storedMeta.getPath_in_schema().equals(Arrays.asList(column.getPath()))) {
       throw new IllegalStateException("chunk of " + storedMeta.getPath_in_schema() + " where "
           + Arrays.toString(column.getPath()) + " comes");
@@ -152,7 +158,6 @@ final class SplicedParquetWriter {
       meta.setIndex_page_offset(meta.getIndex_page_offset() + delta);
     }
     meta.unsetBloom_filter_offset();
-    chunk.unsetFile_path();
     chunk.unsetColumn_index_offset();
     chunk.unsetColumn_index_length();
     chunk.unsetOffset_index_offset();

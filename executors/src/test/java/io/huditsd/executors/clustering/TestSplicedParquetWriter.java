@@ -110,7 +110,7 @@ class TestSplicedParquetWriter {
   }
 
   @Test
-  void aChunkOutOfSchemaOrderIsRefused() throws IOException {
+  void aChunkOutOfSchemaOrderOrStoredInAnotherFileIsRefused() throws IOException {
     Path source = source("source.parquet", 0, 100);
     byte[] bytes = Files.readAllBytes(java.nio.file.Path.of(source.toUri()));
     RowGroup rowGroup = footer(bytes).getRow_groups().get(0);
@@ -122,6 +122,10 @@ class TestSplicedParquetWriter {
       assertThatThrownBy(() -> writer.append(rowGroup.getColumns().get(1), bytes(bytes),
           new ByteArraySeekableInputStream(bytes))).isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("amount").hasMessageContaining("key");
+      ColumnChunk elsewhere = rowGroup.getColumns().get(0).deepCopy();
+      elsewhere.setFile_path("other.parquet");
+      assertThatThrownBy(() -> writer.append(elsewhere, bytes(bytes), new ByteArraySeekableInputStream(bytes)))
+          .isInstanceOf(IOException.class).hasMessageContaining("stored in another file: other.parquet");
       writer.append(rowGroup.getColumns().get(0), bytes(bytes), new ByteArraySeekableInputStream(bytes));
       assertThatThrownBy(writer::endRowGroup).isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("needs 4 columns, has 1");
