@@ -13,6 +13,7 @@ import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
 
 import java.io.IOException;
 import java.util.HashMap;
@@ -20,25 +21,32 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Writes column chunks that hold one value in every row, as Parquet's own dictionary writer would (a one-entry
- * PLAIN dictionary page, then one data page of run-length-encoded definition levels and dictionary ids), but without
- * hashing and comparing the value once per row: that cost most of the CPU of writing {@code _hoodie_file_name} anew
- * for every copied row group. One instance serves one output file (one value): a chunk depends only on its row count
- * and codec, and the row groups of an output mostly have the same number of rows (the sources were written with the
- * same settings), so each chunk is encoded and compressed once and its bytes written again for the row groups after.
+ * The column chunks of a column that holds one value in every row, written as Parquet's own dictionary writer would
+ * (a one-entry PLAIN dictionary page, then one data page of run-length-encoded definition levels and dictionary ids)
+ * but without hashing and comparing the value once per row: that cost most of the CPU of writing
+ * {@code _hoodie_file_name} anew for every copied row group. One instance serves one output file (one value). A chunk
+ * depends only on its row count and codec, and the row groups of an output mostly have the same number of rows (the
+ * sources were written with the same settings), so each shape's chunk is written once, into a file in memory
+ * ({@link WrittenChunk}), and the same chunk is spliced into every row group of that shape.
  */
 final class ConstantColumn {
   private static final int INITIAL_CAPACITY = 64;
   private static final int PAGE_SIZE = 64 * 1024;
 
+  private final MessageType schema;
   private final ColumnDescriptor column;
   private final Binary value;
-  private final Map<Shape, Chunk> encoded = new HashMap<>();
+  private final Map<Shape, WrittenChunk> written = new HashMap<>();
 
-  ConstantColumn(ColumnDescriptor column, Binary value) {
+  /**
+   * @param schema the schema of the file the chunks go into
+   * @param column the column whose chunks these are: a top-level one ({@link #supports})
+   */
+  ConstantColumn(MessageType schema, ColumnDescriptor column, Binary value) {
     if (!supports(column)) {
       throw new IllegalArgumentException("not a top-level, non-repeated column: " + column);
     }
+    this.schema = new MessageType(schema.getName(), schema.getType(column.getPath()[0]));
     this.column = column;
     this.value = Objects.requireNonNull(value, "value is null");
   }
@@ -48,24 +56,19 @@ final class ConstantColumn {
     return column.getMaxRepetitionLevel() == 0 && column.getPath().length == 1;
   }
 
-  /** Writes the chunk of {@code rows} rows into the writer's current row group. */
-  void write(ParquetFileWriter writer, CodecFactory.BytesCompressor compressor, long rows) throws IOException {
-    int count = Math.toIntExact(rows);
-    Shape shape = new Shape(count, compressor.getCodecName());
-    Chunk chunk = encoded.get(shape);
+  /** The chunk of {@code rows} rows, compressed by {@code compressor}: written at the first call of its shape. */
+  WrittenChunk chunk(CodecFactory.BytesCompressor compressor, long rows) throws IOException {
+    Shape shape = new Shape(rows, compressor.getCodecName());
+    WrittenChunk chunk = written.get(shape);
     if (chunk == null) {
-      chunk = encode(compressor, count);
-      encoded.put(shape, chunk);
+      chunk = WrittenChunk.write(schema, rows, writer -> write(writer, compressor, Math.toIntExact(rows)));
+      written.put(shape, chunk);
     }
-    writer.startColumn(column, count, shape.codec());
-    writer.writeDictionaryPage(new DictionaryPage(BytesInput.from(chunk.dictionary()), chunk.dictionarySize(), 1,
-        Encoding.PLAIN_DICTIONARY));
-    writer.writeDataPage(count, chunk.pageSize(), BytesInput.from(chunk.page()), chunk.statistics(), count,
-        Encoding.RLE, Encoding.RLE, Encoding.PLAIN_DICTIONARY);
-    writer.endColumn();
+    return chunk;
   }
 
-  private Chunk encode(CodecFactory.BytesCompressor compressor, int count) throws IOException {
+  private void write(ParquetFileWriter writer, CodecFactory.BytesCompressor compressor, int count)
+      throws IOException {
     byte[] bytes = value.getBytes();
     HeapByteBufferAllocator allocator = HeapByteBufferAllocator.getInstance();
 
@@ -94,21 +97,16 @@ final class ConstantColumn {
     byte[] dictionary = BytesInput.concat(BytesInput.fromInt(bytes.length), BytesInput.from(bytes)).toByteArray();
     Statistics<?> statistics = Statistics.getBuilderForReading(column.getPrimitiveType())
         .withMin(bytes).withMax(bytes).withNumNulls(0).build();
-    // The compressor reuses its output buffer: each page is copied out before the next is compressed.
-    byte[] compressedDictionary = compressor.compress(BytesInput.from(dictionary)).toByteArray();
-    byte[] compressedPage = compressor.compress(BytesInput.from(page)).toByteArray();
-    return new Chunk(compressedDictionary, dictionary.length, compressedPage, page.length, statistics);
+    // The compressor reuses its output buffer: each page is written before the next is compressed.
+    writer.startColumn(column, count, compressor.getCodecName());
+    writer.writeDictionaryPage(new DictionaryPage(compressor.compress(BytesInput.from(dictionary)),
+        dictionary.length, 1, Encoding.PLAIN_DICTIONARY));
+    writer.writeDataPage(count, page.length, compressor.compress(BytesInput.from(page)), statistics, count,
+        Encoding.RLE, Encoding.RLE, Encoding.PLAIN_DICTIONARY);
+    writer.endColumn();
   }
 
   /** What a chunk's bytes depend on besides the value. */
-  private record Shape(int rows, CompressionCodecName codec) {
-  }
-
-  /**
-   * A chunk's pages, compressed with its shape's codec, with their uncompressed sizes. The arrays are never handed
-   * out: each write wraps them in a new {@link BytesInput}, which the writer only reads. The statistics are only read
-   * too (the writer copies or merges them into its own).
-   */
-  private record Chunk(byte[] dictionary, int dictionarySize, byte[] page, int pageSize, Statistics<?> statistics) {
+  private record Shape(long rows, CompressionCodecName codec) {
   }
 }

@@ -254,30 +254,30 @@ final class GroupLayout {
       FooterReader.Footer<byte[]> footer = FooterReader.read(input, BLOOM_FILTER_KEY,
           serialized -> BloomFilterUnion.decode(serialized, filterArrays), footerArrays);
       if (footer.storedRowGroups() == null) {
-        return new FooterRead(file, null, null, null, null, null, null);
+        return FooterRead.encrypted(file);
       }
       Map<String, String> keyValues = footer.metadata().getFileMetaData().getKeyValueMetaData();
       String bloomType = bloomTypeOf(keyValues);
       return new FooterRead(file,
           new SourceFile(file, footer.offset(), withoutBloomFilter(footer.metadata()), footer.storedRowGroups()),
-          footer.heldValue(), bloomType, keyValues.get(MIN_KEY), keyValues.get(MAX_KEY), null);
+          footer.heldValue(), bloomType, keyValues.get(MIN_KEY), keyValues.get(MAX_KEY), false, null);
     } catch (IOException | RuntimeException e) {
-      return new FooterRead(file, null, null, null, null, null, e);
+      return new FooterRead(file, null, null, null, null, null, false, e);
     }
   }
 
   /**
    * A footer as read, with the source's bloom filter Base64-decoded ahead (never changed: a source split between
-   * outputs gives the same bytes to each). No source and no failure: the file has encrypted columns.
+   * outputs gives the same bytes to each). No source when the file has encrypted columns or could not be read.
    */
   private record FooterRead(Path path, SourceFile source, byte[] bloomBytes, String bloomType, String minKey,
-                            String maxKey, Exception failure) {
-    boolean hasBloom() {
-      return bloomBytes != null;
+                            String maxKey, boolean encrypted, Exception failure) {
+    static FooterRead encrypted(Path path) {
+      return new FooterRead(path, null, null, null, null, null, true, null);
     }
 
-    boolean encrypted() {
-      return source == null && failure == null;
+    boolean hasBloom() {
+      return bloomBytes != null;
     }
   }
 

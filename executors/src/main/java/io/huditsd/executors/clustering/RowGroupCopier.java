@@ -103,10 +103,9 @@ final class RowGroupCopier {
     Binary fileName = Binary.fromString(target.getName());
     ColumnDescriptor fileNameColumn = schema.getColumns().stream()
         .filter(column -> ColumnPath.get(column.getPath()).equals(FILE_NAME_COLUMN)).findFirst().orElse(null);
+    // Written once per shape of row group (rows, codec) and spliced into each row group of that shape.
     ConstantColumn fileNames = fileNameColumn != null && ConstantColumn.supports(fileNameColumn)
-        ? new ConstantColumn(fileNameColumn, fileName) : null;
-    // The file-name chunk depends only on the row count and codec: written once for row groups of the same shape.
-    Map<Shape, WrittenChunk> fileNameChunks = new HashMap<>();
+        ? new ConstantColumn(schema, fileNameColumn, fileName) : null;
     List<BlockMetaData> blocks = new ArrayList<>(output.rowGroups().size());
     long rows = 0;
     OpenSource open = null;
@@ -118,8 +117,7 @@ final class RowGroupCopier {
           }
           open = open(rowGroup.source());
         }
-        blocks.add(copyRowGroup(writer, codecs, schema, open, rowGroup.block(), fileName, fileNames,
-            fileNameChunks));
+        blocks.add(copyRowGroup(writer, codecs, schema, open, rowGroup.block(), fileName, fileNames));
         rows += rowGroup.block().getRowCount();
       }
     } finally {
@@ -142,19 +140,18 @@ final class RowGroupCopier {
 
   /** Copies a row group; returns it as written. */
   private BlockMetaData copyRowGroup(SplicedParquetWriter writer, CodecFactory codecs, MessageType schema,
-                                     OpenSource open, BlockMetaData block, Binary fileName, ConstantColumn fileNames,
-                                     Map<Shape, WrittenChunk> fileNameChunks) throws IOException {
-    Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
+                                     OpenSource open, BlockMetaData block, Binary fileName, ConstantColumn fileNames)
+      throws IOException {
+    // The footer's converter keeps the stored chunks' order: a chunk's position finds both of its forms.
+    List<ColumnChunk> storedChunks = open.source.stored(block).getColumns();
+    Map<ColumnPath, Integer> positions = new HashMap<>();
     long first = Long.MAX_VALUE;
     long end = Long.MIN_VALUE;
-    for (ColumnChunkMetaData chunk : block.getColumns()) {
-      chunks.put(chunk.getPath(), chunk);
+    for (int i = 0; i < block.getColumns().size(); i++) {
+      ColumnChunkMetaData chunk = block.getColumns().get(i);
+      positions.put(chunk.getPath(), i);
       first = Math.min(first, chunk.getStartingPos());
       end = Math.max(end, chunk.getStartingPos() + chunk.getTotalSize());
-    }
-    Map<ColumnPath, ColumnChunk> storedChunks = new HashMap<>();
-    for (ColumnChunk chunk : open.source.stored(block).getColumns()) {
-      storedChunks.put(ColumnPath.get(chunk.getMeta_data().getPath_in_schema().toArray(new String[0])), chunk);
     }
     SplicedParquetWriter.ChunkBytes bytes = open.bytes;
     long length = end - first;
@@ -168,16 +165,12 @@ final class RowGroupCopier {
     writer.startRowGroup(rows);
     for (ColumnDescriptor column : schema.getColumns()) {
       ColumnPath path = ColumnPath.get(column.getPath());
-      ColumnChunkMetaData chunk = chunks.get(path);
+      Integer position = positions.get(path);
+      ColumnChunkMetaData chunk = position == null ? null : block.getColumns().get(position);
       CompressionCodecName chunkCodec = chunk == null ? codec : chunk.getCodec();
       WrittenChunk anew = null;
       if (path.equals(FILE_NAME_COLUMN) && fileNames != null) {
-        anew = fileNameChunks.get(new Shape(rows, chunkCodec));
-        if (anew == null) {
-          anew = WrittenChunk.write(singleColumn(schema, column), rows,
-              pages -> fileNames.write(pages, codecs.getCompressor(chunkCodec), rows));
-          fileNameChunks.put(new Shape(rows, chunkCodec), anew);
-        }
+        anew = fileNames.chunk(codecs.getCompressor(chunkCodec), rows);
       } else if (path.equals(FILE_NAME_COLUMN)) {
         anew = WrittenChunk.write(singleColumn(schema, column), rows,
             pages -> writeColumn(pages, codecs, schema, column, chunkCodec, rows, fileName));
@@ -188,13 +181,8 @@ final class RowGroupCopier {
       if (anew != null) {
         written.addColumn(moved(anew.metadata(), writer.append(anew.stored(), anew.bytes(), anew.stream())));
       } else {
-        ColumnChunk stored = storedChunks.get(path);
-        if (stored == null) {
-          throw new IOException("the footer of " + open.source.path() + " lists " + path + " in a row group's"
-              + " blocks but not in its stored row group");
-        }
         // Page indexes and Parquet's own bloom filters sit outside the row group: read from the file's stream.
-        written.addColumn(moved(chunk, writer.append(stored, bytes, open.data)));
+        written.addColumn(moved(chunk, writer.append(storedChunks.get(position), bytes, open.data)));
       }
     }
     writer.endRowGroup();
@@ -238,10 +226,6 @@ final class RowGroupCopier {
         left -= read;
       }
     };
-  }
-
-  /** What a file-name chunk's bytes depend on besides the name. */
-  private record Shape(long rows, CompressionCodecName codec) {
   }
 
   /**

@@ -66,11 +66,15 @@ final class WrittenChunk {
     writer.endBlock();
     writer.end(Map.of());
     byte[] file = memory.bytes.toByteArray();
-    int footerLength = ByteBuffer.wrap(file, file.length - TAIL, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-    FileMetaData footer = Util.readFileMetaData(new ByteArrayInputStream(file, file.length - TAIL - footerLength,
-        footerLength));
+    FileMetaData footer = footerOf(file);
     return new WrittenChunk(file, footer.getRow_groups().get(0).getColumns().get(0),
         CONVERTER.fromParquetMetadata(footer).getBlocks().get(0).getColumns().get(0));
+  }
+
+  /** The footer of a whole plaintext Parquet file in memory, as stored. */
+  static FileMetaData footerOf(byte[] file) throws IOException {
+    int footerLength = ByteBuffer.wrap(file, file.length - TAIL, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    return Util.readFileMetaData(new ByteArrayInputStream(file, file.length - TAIL - footerLength, footerLength));
   }
 
   /** The chunk in Parquet's object model, where it lies in the file in memory. */

@@ -7,7 +7,6 @@ import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -30,13 +29,15 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A chunk encoded once and written again for later row groups of as many rows is the chunk a fresh encoding would
- * write, and row groups of other sizes get chunks of their own.
+ * A chunk written once and spliced again into later row groups of as many rows is the chunk a fresh writing would
+ * splice, and row groups of other sizes or codecs get chunks of their own.
  */
 class TestConstantColumn {
   private static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
-      "message hoodie_record { optional binary _hoodie_file_name (STRING); }");
+      "message hoodie_record { optional binary _hoodie_file_name (STRING); required int64 amount; }");
   private static final ColumnDescriptor COLUMN = SCHEMA.getColumns().get(0);
+  private static final MessageType FILE_NAME_ONLY = MessageTypeParser.parseMessageType(
+      "message hoodie_record { optional binary _hoodie_file_name (STRING); }");
   private static final Binary VALUE = Binary.fromString("1f2e3d4c-0_0-0-0_20261205233618628.parquet");
   private static final int[] ROW_GROUPS = {500, 700, 500, 500, 3, 700, 500};
 
@@ -48,46 +49,56 @@ class TestConstantColumn {
   @ParameterizedTest
   @EnumSource(value = CompressionCodecName.class, names = {"UNCOMPRESSED", "GZIP", "SNAPPY"})
   void chunksWrittenAgainEqualFreshOnesAndReadBack(CompressionCodecName codec) throws IOException {
-    ConstantColumn shared = new ConstantColumn(COLUMN, VALUE);
-    Path again = write("again", codec, rows -> shared);
-    Path fresh = write("fresh", codec, rows -> new ConstantColumn(COLUMN, VALUE));
-
-    assertThat(Files.readAllBytes(local(again))).as("chunks written again").isEqualTo(Files.readAllBytes(local(fresh)));
-    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(again, conf))) {
-      assertThat(reader.getFooter().getBlocks()).extracting(BlockMetaData::getRowCount)
-          .containsExactly(500L, 700L, 500L, 500L, 3L, 700L, 500L);
-    }
-    List<String> values = new ArrayList<>();
-    try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), again).withConf(conf).build()) {
-      for (Group row = reader.read(); row != null; row = reader.read()) {
-        values.add(row.getString("_hoodie_file_name", 0));
-      }
-    }
-    assertThat(values).hasSize(3403).containsOnly(VALUE.toStringUsingUTF8());
-  }
-
-  private interface Writers {
-    ConstantColumn forRowGroup(int rows);
-  }
-
-  private Path write(String name, CompressionCodecName codec, Writers writers) throws IOException {
-    Path path = new Path(directory.resolve(name + ".parquet").toUri());
-    ParquetFileWriter writer = new ParquetFileWriter(HadoopOutputFile.fromPath(path, conf), SCHEMA,
-        ParquetFileWriter.Mode.CREATE, ParquetWriterDefaults.ROW_GROUP_SIZE, 0,
-        ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH,
-        ParquetProperties.DEFAULT_PAGE_WRITE_CHECKSUM_ENABLED);
     CodecFactory codecs = new CodecFactory(conf, ParquetProperties.DEFAULT_PAGE_SIZE);
     try {
-      writer.start();
-      for (int rows : ROW_GROUPS) {
-        writer.startBlock(rows);
-        writers.forRowGroup(rows).write(writer, codecs.getCompressor(codec), rows);
-        writer.endBlock();
+      CodecFactory.BytesCompressor compressor = codecs.getCompressor(codec);
+      ConstantColumn shared = new ConstantColumn(SCHEMA, COLUMN, VALUE);
+      Path again = splice("again", rows -> shared.chunk(compressor, rows));
+      Path fresh = splice("fresh", rows -> new ConstantColumn(SCHEMA, COLUMN, VALUE).chunk(compressor, rows));
+
+      assertThat(shared.chunk(compressor, 500)).as("the chunk of a shape written before")
+          .isSameAs(shared.chunk(compressor, 500)).isNotSameAs(shared.chunk(compressor, 700));
+      if (codec != CompressionCodecName.UNCOMPRESSED) {
+        assertThat(shared.chunk(codecs.getCompressor(CompressionCodecName.UNCOMPRESSED), 500).stored())
+            .as("the chunk of another codec").isNotEqualTo(shared.chunk(compressor, 500).stored());
       }
-      writer.end(Map.of());
+      assertThat(Files.readAllBytes(local(again))).as("chunks written again")
+          .isEqualTo(Files.readAllBytes(local(fresh)));
+      try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(again, conf))) {
+        assertThat(reader.getFooter().getBlocks()).extracting(BlockMetaData::getRowCount)
+            .containsExactly(500L, 700L, 500L, 500L, 3L, 700L, 500L);
+        assertThat(reader.getFooter().getBlocks()).allSatisfy(block ->
+            assertThat(block.getColumns().get(0).getCodec()).isEqualTo(codec));
+      }
+      List<String> values = new ArrayList<>();
+      try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), again).withConf(conf)
+          .build()) {
+        for (Group row = reader.read(); row != null; row = reader.read()) {
+          values.add(row.getString("_hoodie_file_name", 0));
+        }
+      }
+      assertThat(values).hasSize(3403).containsOnly(VALUE.toStringUsingUTF8());
     } finally {
       codecs.release();
     }
+  }
+
+  private interface Chunks {
+    WrittenChunk forRowGroup(int rows) throws IOException;
+  }
+
+  /** A file of the column alone, each row group's chunk spliced as the copier splices it. */
+  private Path splice(String name, Chunks chunks) throws IOException {
+    Path path = new Path(directory.resolve(name + ".parquet").toUri());
+    SplicedParquetWriter writer = new SplicedParquetWriter(HadoopOutputFile.fromPath(path, conf).create(0),
+        FILE_NAME_ONLY);
+    for (int rows : ROW_GROUPS) {
+      WrittenChunk chunk = chunks.forRowGroup(rows);
+      writer.startRowGroup(rows);
+      writer.append(chunk.stored(), chunk.bytes(), chunk.stream());
+      writer.endRowGroup();
+    }
+    writer.end(Map.of());
     return path;
   }
 

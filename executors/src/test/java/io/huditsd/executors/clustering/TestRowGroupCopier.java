@@ -100,20 +100,7 @@ class TestRowGroupCopier {
             }
             ColumnChunkMetaData from = rowGroup.block().getColumns().stream()
                 .filter(sourceChunk -> sourceChunk.getPath().equals(chunk.getPath())).findFirst().orElseThrow();
-            ColumnIndex sourceIndex = source.readColumnIndex(from);
-            assertThat(columnIndex.getBoundaryOrder()).isEqualTo(sourceIndex.getBoundaryOrder());
-            assertThat(columnIndex.getNullPages()).isEqualTo(sourceIndex.getNullPages());
-            assertThat(columnIndex.getNullCounts()).isEqualTo(sourceIndex.getNullCounts());
-            assertThat(columnIndex.getMinValues()).isEqualTo(sourceIndex.getMinValues());
-            assertThat(columnIndex.getMaxValues()).isEqualTo(sourceIndex.getMaxValues());
-            OffsetIndex sourceOffsets = source.readOffsetIndex(from);
-            long moved = chunk.getStartingPos() - from.getStartingPos();
-            assertThat(offsetIndex.getPageCount()).isEqualTo(sourceOffsets.getPageCount());
-            for (int page = 0; page < offsetIndex.getPageCount(); page++) {
-              assertThat(offsetIndex.getOffset(page)).isEqualTo(sourceOffsets.getOffset(page) + moved);
-              assertThat(offsetIndex.getCompressedPageSize(page)).isEqualTo(sourceOffsets.getCompressedPageSize(page));
-              assertThat(offsetIndex.getFirstRowIndex(page)).isEqualTo(sourceOffsets.getFirstRowIndex(page));
-            }
+            MovedPageIndexes.assertMoved(source, from, copy, chunk);
             compared++;
           }
         }

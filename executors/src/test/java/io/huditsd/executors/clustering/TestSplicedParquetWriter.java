@@ -14,7 +14,6 @@ import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
-import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -23,18 +22,13 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
-import org.apache.parquet.internal.column.columnindex.ColumnIndex;
-import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,7 +107,7 @@ class TestSplicedParquetWriter {
   void aChunkOutOfSchemaOrderOrStoredInAnotherFileIsRefused() throws IOException {
     Path source = source("source.parquet", 0, 100);
     byte[] bytes = Files.readAllBytes(java.nio.file.Path.of(source.toUri()));
-    RowGroup rowGroup = footer(bytes).getRow_groups().get(0);
+    RowGroup rowGroup = WrittenChunk.footerOf(bytes).getRow_groups().get(0);
     PositionOutputStream out = HadoopOutputFile.fromPath(new Path(directory.resolve("refused.parquet").toUri()), conf)
         .create(0);
     try (out) {
@@ -150,22 +144,7 @@ class TestSplicedParquetWriter {
     assertThat(copied.getDictionaryPageOffset()).as(path)
         .isEqualTo(source.hasDictionaryPage() ? source.getDictionaryPageOffset() + moved : 0);
 
-    ColumnIndex columnIndex = copy.readColumnIndex(copied);
-    ColumnIndex sourceIndex = original.readColumnIndex(source);
-    assertThat(columnIndex).as("column index of %s", path).isNotNull();
-    assertThat(columnIndex.getBoundaryOrder()).isEqualTo(sourceIndex.getBoundaryOrder());
-    assertThat(columnIndex.getNullPages()).isEqualTo(sourceIndex.getNullPages());
-    assertThat(columnIndex.getNullCounts()).isEqualTo(sourceIndex.getNullCounts());
-    assertThat(columnIndex.getMinValues()).isEqualTo(sourceIndex.getMinValues());
-    assertThat(columnIndex.getMaxValues()).isEqualTo(sourceIndex.getMaxValues());
-    OffsetIndex offsets = copy.readOffsetIndex(copied);
-    OffsetIndex sourceOffsets = original.readOffsetIndex(source);
-    assertThat(offsets.getPageCount()).as("pages of %s", path).isEqualTo(sourceOffsets.getPageCount());
-    for (int page = 0; page < offsets.getPageCount(); page++) {
-      assertThat(offsets.getOffset(page)).isEqualTo(sourceOffsets.getOffset(page) + moved);
-      assertThat(offsets.getCompressedPageSize(page)).isEqualTo(sourceOffsets.getCompressedPageSize(page));
-      assertThat(offsets.getFirstRowIndex(page)).isEqualTo(sourceOffsets.getFirstRowIndex(page));
-    }
+    MovedPageIndexes.assertMoved(original, source, copy, copied);
 
     BloomFilter sourceFilter = original.readBloomFilter(source);
     BloomFilter filter = copy.readBloomFilter(copied);
@@ -184,7 +163,7 @@ class TestSplicedParquetWriter {
     SplicedParquetWriter writer = new SplicedParquetWriter(out, schemaOf(sources.get(0)));
     for (Path source : sources) {
       byte[] bytes = Files.readAllBytes(java.nio.file.Path.of(source.toUri()));
-      for (RowGroup rowGroup : footer(bytes).getRow_groups()) {
+      for (RowGroup rowGroup : WrittenChunk.footerOf(bytes).getRow_groups()) {
         writer.startRowGroup(rowGroup.getNum_rows());
         for (ColumnChunk chunk : rowGroup.getColumns()) {
           writer.append(chunk, bytes(bytes), new ByteArraySeekableInputStream(bytes));
@@ -198,11 +177,6 @@ class TestSplicedParquetWriter {
 
   private static SplicedParquetWriter.ChunkBytes bytes(byte[] file) {
     return (to, position, length) -> to.write(file, Math.toIntExact(position), Math.toIntExact(length));
-  }
-
-  private static FileMetaData footer(byte[] file) throws IOException {
-    int length = ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-    return Util.readFileMetaData(new ByteArrayInputStream(file, file.length - 8 - length, length));
   }
 
   /** A source of {@code count} rows from key {@code first} on: pages of 100 rows, row groups of a few hundred. */
