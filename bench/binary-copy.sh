@@ -219,24 +219,29 @@ run_spark() { # name warm(0|1)
 }
 
 # `bin/tsd once --services clustering` with the daemon's binary-copy plan strategy, as an operator runs it: the whole
-# process timed (JVM start, probe, poll, schedule, execute, commit, exit), after one unmeasured once that writes
-# bin/tsd's class-data-sharing archive (README, "Running it"), as every once after the first has it.
+# process timed (JVM start, probe, poll, schedule, execute, commit, exit), after one unmeasured once of the same
+# command that writes bin/tsd's class-data-sharing archive for these --services (README, "Running it"), as every once
+# after the first has it.
+once_args=(--services clustering --hoodie-conf "hoodie.clustering.plan.strategy.class=$tsd_plan"
+  --hoodie-conf "$codec" --hoodie-conf hoodie.clustering.plan.strategy.hot.commits=0
+  --hoodie-conf hoodie.clustering.plan.strategy.hot.minutes=0)
+cds_warmed=0
 run_once() { # name [extra-jvm-flags]
   local name=$1 extra=${2:-} start status=ok
   rm -rf "$dir/runs/$name"; cp -a "$source_table" "$dir/runs/$name"
-  if [ ! -f "$dir/logs/cds-warmup.out" ]; then
+  if [ "$cds_warmed" = 0 ]; then
+    log "warming bin/tsd's class-data-sharing archive (unmeasured once on a copy)"
     rm -rf "$dir/runs/cds-warmup"; cp -a "$source_table" "$dir/runs/cds-warmup"
-    "$home/bin/tsd" once --table "$dir/runs/cds-warmup" --services clean >"$dir/logs/cds-warmup.out" 2>&1 || true
+    "$home/bin/tsd" once --table "$dir/runs/cds-warmup" "${once_args[@]}" >"$dir/logs/cds-warmup.out" 2>&1 || true
     rm -rf "$dir/runs/cds-warmup"
+    cds_warmed=1
   fi
   sync
   log "$name: bin/tsd once --services clustering (-Xmx$heap, load $(load))"
   start=$(now_ms)
   TSD_JAVA_OPTS="-Xmx$heap -Xlog:gc:file=$dir/logs/$name.gc $extra" /usr/bin/time -f '%e %U %S %M' -o "$dir/logs/$name.time" \
-    "$home/bin/tsd" once --table "$dir/runs/$name" --services clustering \
-    --hoodie-conf "hoodie.clustering.plan.strategy.class=$tsd_plan" --hoodie-conf "$codec" \
-    --hoodie-conf hoodie.clustering.plan.strategy.hot.commits=0 --hoodie-conf hoodie.clustering.plan.strategy.hot.minutes=0 \
-    >"$dir/logs/$name.out" 2>"$dir/logs/$name.err" || status="exit $?"
+    "$home/bin/tsd" once --table "$dir/runs/$name" "${once_args[@]}" >"$dir/logs/$name.out" 2>"$dir/logs/$name.err" \
+    || status="exit $?"
   local jvm_ms=$(( $(now_ms) - start )) out="$dir/logs/$name.out" desc="$dir/logs/$name.describe"
   local instant run_ms cpu_ms copy_ms
   instant=$(grep -o 'service=clustering instant=[0-9]*' "$out" | head -1 | cut -d= -f3)
@@ -266,6 +271,8 @@ ${row_groups:-?} | ${rows:-?} | - / $before / $after / - | $(load) | $check |")
 
 run_plain_copy() {
   local start cp_ms jvm_ms files partition
+  # Listed more than once in CONTENDERS: each run copies into empty directories (Files.copy will not overwrite).
+  rm -rf "$dir/runs/plain-cp" "$dir/runs/plain-java"
   mkdir -p "$dir/runs/plain-cp"
   files=$(find "$source_table" -path "$source_table/.hoodie" -prune -o -name '*.parquet' -print)
   sync
@@ -329,6 +336,8 @@ done
 verified=""
 if [ "$verify_spark" = 1 ]; then
   if [ ${#succeeded[@]} -gt 0 ]; then
+    # A contender run several times leaves its last table only: each read once.
+    mapfile -t succeeded < <(printf '%s\n' "${succeeded[@]}" | sort -u)
     log "reading ${#succeeded[@]} clustered tables back with Spark"
     java -Xmx"$heap" "${spark_flags[@]}" -Dbench.spark.dir="$dir/spark" -cp "$spark_classpath" \
       SparkBinaryCopyBench count "${succeeded[@]}" >"$dir/logs/spark-verify.out" 2>"$dir/logs/spark-verify.err" || true

@@ -102,12 +102,13 @@ tsd_opts() { # name extra...
   echo "$flags $*"
 }
 
-# bin/tsd writes its class-data-sharing archive when the first `once` of a build exits (about 9 s here): done here,
-# unmeasured, so that the tsd contenders start as a user's every later run does.
+# bin/tsd writes its class-data-sharing archive when the first `once` of a build and --services exits: done here,
+# unmeasured (a whole clustering), so that the tsd contenders start as a user's every later run does.
 if [[ " $contenders " == *" tsd"* ]]; then
   log "warming bin/tsd's class-data-sharing archive (unmeasured once on a copy)"
   rm -rf "$dir/runs/cds-warmup"; cp -a "$source_table" "$dir/runs/cds-warmup"
-  "$home/bin/tsd" once --table "$dir/runs/cds-warmup" --services clean >"$dir/logs/cds-warmup.out" 2>&1 || true
+  "$home/bin/tsd" once --table "$dir/runs/cds-warmup" --services clustering "${hot_off[@]}" \
+    >"$dir/logs/cds-warmup.out" 2>&1 || true
   rm -rf "$dir/runs/cds-warmup"
 fi
 started=$(date -u +%Y-%m-%dT%H:%MZ)

@@ -160,12 +160,13 @@ run_java() { # name mode jvm-flags -- keys...
     CompactionBench compact "$name" "$dir/runs/$name" "$mode" "$@"
 }
 
-# bin/tsd writes its class-data-sharing archive at the first `once` after a build (see README): one unmeasured run
-# first, so that the tsd contenders start as a user's every later run does (tsd-nocds: without the archive).
+# bin/tsd writes its class-data-sharing archive at the first `once` of a build and --services (see README): one
+# unmeasured compaction first, so that the tsd contenders start as a user's every later run does (tsd-nocds: without
+# the archive).
 if [[ " $contenders " == *" tsd"* ]]; then
   log "warming bin/tsd's class-data-sharing archive (unmeasured once on a copy)"
   rm -rf "$dir/runs/cds-warmup"; cp -a "$source_table" "$dir/runs/cds-warmup"
-  "$home/bin/tsd" once --table "$dir/runs/cds-warmup" --services clean >"$dir/logs/cds-warmup.out" 2>&1 || true
+  "$home/bin/tsd" once --table "$dir/runs/cds-warmup" --services compaction >"$dir/logs/cds-warmup.out" 2>&1 || true
   rm -rf "$dir/runs/cds-warmup"
 fi
 
