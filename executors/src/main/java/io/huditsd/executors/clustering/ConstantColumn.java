@@ -39,14 +39,14 @@ final class ConstantColumn {
   private final Map<Shape, WrittenChunk> written = new HashMap<>();
 
   /**
-   * @param schema the schema of the file the chunks go into
+   * @param schema a schema of the column alone, as in the file the chunks go into
    * @param column the column whose chunks these are: a top-level one ({@link #supports})
    */
   ConstantColumn(MessageType schema, ColumnDescriptor column, Binary value) {
     if (!supports(column)) {
       throw new IllegalArgumentException("not a top-level, non-repeated column: " + column);
     }
-    this.schema = new MessageType(schema.getName(), schema.getType(column.getPath()[0]));
+    this.schema = Objects.requireNonNull(schema, "schema is null");
     this.column = column;
     this.value = Objects.requireNonNull(value, "value is null");
   }

@@ -20,7 +20,8 @@ import java.util.zip.CRC32;
  * Reads the start of a file on a local disk as Hadoop's checksummed local file system would, verified against the
  * file's {@code .NAME.crc}, but with large reads. Hadoop's checksummed stream reads at most 32 checksum chunks (16 KB)
  * a call and verifies them one by one: reading the 200 sources of the binary-copy benchmark (232 MB) through it took
- * 173-223 ms warm, against 71-100 ms read raw with 1 MB calls and verified here with the same CRC-32 per chunk. The
+ * 147-193 ms warm, against 60-70 ms read raw with 1 MB calls and verified with the same CRC-32 per chunk
+ * (bench/LocalChecksumRead.java, docs/benchmarks.md "Sources read with large calls"). The
  * checksum file's format is Hadoop's {@code ChecksumFileSystem}'s: the magic {@code crc\0}, the bytes per checksum
  * (a big-endian int), then one big-endian CRC-32 per chunk of the file. As Hadoop's, a file without a checksum file is
  * read unverified (one written by a writer that keeps none); unlike Hadoop's, a checksum file that does not cover the
@@ -50,32 +51,16 @@ final class LocalChecksummedRead {
     }
     FileSystem raw = fileSystem.getRawFileSystem();
     Path checksumFile = fileSystem.getChecksumFile(path);
-    FSDataInputStream sums;
-    try {
-      sums = raw.open(checksumFile);
-    } catch (FileNotFoundException e) {
-      byte[] bytes = arrays.apply(length);
-      try (FSDataInputStream in = raw.open(path)) {
-        if (readUpTo(in, bytes, length) < length) {
-          throw new IOException(path + " is shorter than " + length + " bytes");
-        }
+    try (DataInputStream checksums = openIfPresent(raw, checksumFile)) {
+      int bytesPerChecksum = 0;
+      int chunks = 0;
+      int wanted = length;
+      if (checksums != null) {
+        bytesPerChecksum = bytesPerChecksum(checksums, checksumFile);
+        // Whole chunks, so that the last one touched can be verified: up to the file's end when it ends before.
+        chunks = Math.toIntExact((length + (long) bytesPerChecksum - 1) / bytesPerChecksum);
+        wanted = Math.toIntExact((long) chunks * bytesPerChecksum);
       }
-      return bytes;
-    }
-    try (DataInputStream checksums = new DataInputStream(sums)) {
-      byte[] magic = new byte[MAGIC.length];
-      checksums.readFully(magic);
-      if (!Arrays.equals(magic, MAGIC)) {
-        throw new IOException("not a Hadoop checksum file: " + checksumFile);
-      }
-      int bytesPerChecksum = checksums.readInt();
-      if (bytesPerChecksum <= 0) {
-        throw new IOException("corrupt checksum file " + checksumFile + ": " + bytesPerChecksum
-            + " bytes per checksum");
-      }
-      // Whole chunks, so that the last one touched can be verified: up to the file's end when it ends before.
-      int chunks = Math.toIntExact((length + (long) bytesPerChecksum - 1) / bytesPerChecksum);
-      int wanted = Math.toIntExact((long) chunks * bytesPerChecksum);
       byte[] bytes = arrays.apply(wanted);
       int read;
       try (FSDataInputStream in = raw.open(path)) {
@@ -84,14 +69,40 @@ final class LocalChecksummedRead {
       if (read < length) {
         throw new IOException(path + " is shorter than " + length + " bytes");
       }
-      byte[] expected = new byte[chunks * CHECKSUM_SIZE];
-      if (readUpTo(checksums, expected, expected.length) < expected.length) {
-        throw new ChecksumException("Checksum error: " + checksumFile + " covers fewer than the " + length
-            + " bytes read of " + path, length);
+      if (checksums != null) {
+        byte[] expected = new byte[chunks * CHECKSUM_SIZE];
+        if (readUpTo(checksums, expected, expected.length) < expected.length) {
+          throw new ChecksumException("Checksum error: " + checksumFile + " covers fewer than the " + length
+              + " bytes read of " + path, length);
+        }
+        verify(path, bytes, read, bytesPerChecksum, ByteBuffer.wrap(expected));
       }
-      verify(path, bytes, read, bytesPerChecksum, ByteBuffer.wrap(expected));
       return bytes;
     }
+  }
+
+  /** The checksum file, or null when the file has none (as Hadoop's stream, read unverified then). */
+  private static DataInputStream openIfPresent(FileSystem raw, Path checksumFile) throws IOException {
+    try {
+      return raw.open(checksumFile);
+    } catch (FileNotFoundException e) {
+      return null;
+    }
+  }
+
+  /** Reads the checksum file's header: its magic, then the bytes each checksum covers. */
+  private static int bytesPerChecksum(DataInputStream checksums, Path checksumFile) throws IOException {
+    byte[] magic = new byte[MAGIC.length];
+    checksums.readFully(magic);
+    if (!Arrays.equals(magic, MAGIC)) {
+      throw new IOException("not a Hadoop checksum file: " + checksumFile);
+    }
+    int bytesPerChecksum = checksums.readInt();
+    if (bytesPerChecksum <= 0) {
+      throw new IOException("corrupt checksum file " + checksumFile + ": " + bytesPerChecksum
+          + " bytes per checksum");
+    }
+    return bytesPerChecksum;
   }
 
   private static void verify(Path path, byte[] bytes, int read, int bytesPerChecksum, ByteBuffer expected)

@@ -105,7 +105,7 @@ final class RowGroupCopier {
         .filter(column -> ColumnPath.get(column.getPath()).equals(FILE_NAME_COLUMN)).findFirst().orElse(null);
     // Written once per shape of row group (rows, codec) and spliced into each row group of that shape.
     ConstantColumn fileNames = fileNameColumn != null && ConstantColumn.supports(fileNameColumn)
-        ? new ConstantColumn(schema, fileNameColumn, fileName) : null;
+        ? new ConstantColumn(singleColumn(schema, fileNameColumn), fileNameColumn, fileName) : null;
     List<BlockMetaData> blocks = new ArrayList<>(output.rowGroups().size());
     long rows = 0;
     OpenSource open = null;
@@ -328,24 +328,22 @@ final class RowGroupCopier {
    */
   private OpenSource open(SourceFile source) throws IOException {
     FileSystem fileSystem = source.path().getFileSystem(conf);
-    if (fileSystem instanceof LocalFileSystem local && source.footerOffset() <= maxBuffered) {
-      // Verified against the file's .crc as Hadoop's checksummed stream would, with a fraction of its calls.
-      int length = (int) source.footerOffset();
-      byte[] bytes = LocalChecksummedRead.read(local, source.path(), length, this::bufferOf);
-      return new OpenSource(source, new ByteArraySeekableInputStream(bytes, 0, length), inMemory(bytes, 0, length),
-          true);
-    }
-    FSDataInputStream stream = fileSystem.open(source.path());
     if (source.footerOffset() > maxBuffered) {
-      SeekableInputStream in = HadoopStreams.wrap(stream);
+      SeekableInputStream in = HadoopStreams.wrap(fileSystem.open(source.path()));
       return new OpenSource(source, in, streamed(in), false);
     }
     int length = (int) source.footerOffset();
-    try (stream) {
-      byte[] bytes = fill(HadoopStreams.wrap(stream), 0, length);
-      return new OpenSource(source, new ByteArraySeekableInputStream(bytes, 0, length), inMemory(bytes, 0, length),
-          true);
+    byte[] bytes;
+    if (fileSystem instanceof LocalFileSystem local) {
+      // Verified against the file's .crc as Hadoop's checksummed stream would, with a fraction of its calls.
+      bytes = LocalChecksummedRead.read(local, source.path(), length, this::bufferOf);
+    } else {
+      try (FSDataInputStream stream = fileSystem.open(source.path())) {
+        bytes = fill(HadoopStreams.wrap(stream), 0, length);
+      }
     }
+    return new OpenSource(source, new ByteArraySeekableInputStream(bytes, 0, length), inMemory(bytes, 0, length),
+        true);
   }
 
   private byte[] fill(SeekableInputStream in, long position, int length) throws IOException {

@@ -33,11 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * splice, and row groups of other sizes or codecs get chunks of their own.
  */
 class TestConstantColumn {
-  private static final MessageType SCHEMA = MessageTypeParser.parseMessageType(
-      "message hoodie_record { optional binary _hoodie_file_name (STRING); required int64 amount; }");
-  private static final ColumnDescriptor COLUMN = SCHEMA.getColumns().get(0);
   private static final MessageType FILE_NAME_ONLY = MessageTypeParser.parseMessageType(
       "message hoodie_record { optional binary _hoodie_file_name (STRING); }");
+  private static final ColumnDescriptor COLUMN = FILE_NAME_ONLY.getColumns().get(0);
   private static final Binary VALUE = Binary.fromString("1f2e3d4c-0_0-0-0_20261205233618628.parquet");
   private static final int[] ROW_GROUPS = {500, 700, 500, 500, 3, 700, 500};
 
@@ -52,9 +50,9 @@ class TestConstantColumn {
     CodecFactory codecs = new CodecFactory(conf, ParquetProperties.DEFAULT_PAGE_SIZE);
     try {
       CodecFactory.BytesCompressor compressor = codecs.getCompressor(codec);
-      ConstantColumn shared = new ConstantColumn(SCHEMA, COLUMN, VALUE);
+      ConstantColumn shared = new ConstantColumn(FILE_NAME_ONLY, COLUMN, VALUE);
       Path again = splice("again", rows -> shared.chunk(compressor, rows));
-      Path fresh = splice("fresh", rows -> new ConstantColumn(SCHEMA, COLUMN, VALUE).chunk(compressor, rows));
+      Path fresh = splice("fresh", rows -> new ConstantColumn(FILE_NAME_ONLY, COLUMN, VALUE).chunk(compressor, rows));
 
       assertThat(shared.chunk(compressor, 500)).as("the chunk of a shape written before")
           .isSameAs(shared.chunk(compressor, 500)).isNotSameAs(shared.chunk(compressor, 700));
