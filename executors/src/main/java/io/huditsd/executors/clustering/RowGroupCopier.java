@@ -76,8 +76,14 @@ final class RowGroupCopier {
     this.maxBuffered = maxBuffered;
   }
 
-  /** What was written: the footer as written (for column statistics) and the number of rows. */
-  record Written(ParquetMetadata footer, long rows) {
+  /**
+   * What was written: the footer as written (for column statistics) and the number of rows, with where the time
+   * went besides copying row groups, for the log.
+   *
+   * @param readNanos opening the sources and reading (and checking) the bytes held in memory
+   * @param tailNanos writing the page indexes, bloom filters and footer after the row groups
+   */
+  record Written(ParquetMetadata footer, long rows, long readNanos, long tailNanos) {
   }
 
   Written write(Path target, MessageType schema, Map<String, String> keyValueMetadata, PlannedOutput output)
@@ -108,6 +114,7 @@ final class RowGroupCopier {
         ? new ConstantColumn(singleColumn(schema, fileNameColumn), fileNameColumn, fileName) : null;
     List<BlockMetaData> blocks = new ArrayList<>(output.rowGroups().size());
     long rows = 0;
+    long readNanos = 0;
     OpenSource open = null;
     try {
       for (PlannedOutput.RowGroup rowGroup : output.rowGroups()) {
@@ -115,7 +122,9 @@ final class RowGroupCopier {
           if (open != null) {
             open.close();
           }
+          long start = System.nanoTime();
           open = open(rowGroup.source());
+          readNanos += System.nanoTime() - start;
         }
         blocks.add(copyRowGroup(writer, codecs, schema, open, rowGroup.block(), fileName, fileNames));
         rows += rowGroup.block().getRowCount();
@@ -132,10 +141,12 @@ final class RowGroupCopier {
     });
     output.minRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MIN_KEY, key));
     output.maxRecordKey().ifPresent(key -> footerEntries.put(GroupLayout.MAX_KEY, key));
+    long tailStart = System.nanoTime();
     writer.end(footerEntries);
+    long tailNanos = System.nanoTime() - tailStart;
     // The footer in Parquet's object model, as Parquet's writer keeps it, without converting the stored one back.
     return new Written(new ParquetMetadata(new FileMetaData(schema, footerEntries, Version.FULL_VERSION), blocks),
-        rows);
+        rows, readNanos, tailNanos);
   }
 
   /** Copies a row group; returns it as written. */
