@@ -2,8 +2,10 @@ package io.huditsd.executors.clustering;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -16,6 +18,7 @@ import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -25,12 +28,14 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A chunk written once and spliced again into later row groups of as many rows is the chunk a fresh writing would
- * splice, and row groups of other sizes or codecs get chunks of their own.
+ * splice, and row groups of other sizes or codecs get chunks of their own; the levels and ids of its page are
+ * encoded as Parquet's encoder encodes them.
  */
 class TestConstantColumn {
   private static final MessageType FILE_NAME_ONLY = MessageTypeParser.parseMessageType(
@@ -79,6 +84,32 @@ class TestConstantColumn {
     } finally {
       codecs.release();
     }
+  }
+
+  @Test
+  void repeatedValuesAreEncodedByteForByteAsParquetsEncoderEncodesThem() throws IOException {
+    int[] counts = IntStream.concat(IntStream.rangeClosed(0, 40), IntStream.of(63, 64, 65, 500, 15_000, 1 << 20))
+        .toArray();
+    for (int bitWidth : new int[] {0, 1, 2, 3, 7, 8, 9, 16, 17, 24, 25, 32}) {
+      // The largest value of the width: every byte of the run's value is written.
+      int value = (int) ((1L << bitWidth) - 1);
+      for (int count : counts) {
+        assertThat(ConstantColumn.repeated(value, bitWidth, count))
+            .as("%d copies of %d, %d bits wide", count, value, bitWidth)
+            .isEqualTo(encodedByParquet(value, bitWidth, count));
+      }
+    }
+  }
+
+  private static byte[] encodedByParquet(int value, int bitWidth, int count) throws IOException {
+    RunLengthBitPackingHybridEncoder encoder = new RunLengthBitPackingHybridEncoder(bitWidth, 64, 64 * 1024,
+        HeapByteBufferAllocator.getInstance());
+    for (int i = 0; i < count; i++) {
+      encoder.writeInt(value);
+    }
+    byte[] encoded = encoder.toBytes().toByteArray();
+    encoder.close();
+    return encoded;
   }
 
   private interface Chunks {
