@@ -4,7 +4,9 @@
 #
 # Reports, per contender, seconds spent planning, executing (copying or rewriting) and committing, in wall time and
 # in the process's CPU time (every thread, read when Hudi logs each phase boundary), the JVM's wall time, bytes,
-# files and row groups written, rows read back, and heap. Not part of `mvn verify`. About 5-9 minutes (most of it
+# files and row groups written, rows read back, and heap; for a whole `bin/tsd once`, its copying phase and that
+# phase's parts (reading sources, page indexes and footer, column statistics) from the daemon's log, against `cp`.
+# Not part of `mvn verify`. About 5-9 minutes (most of it
 # the rewrite and the Spark sessions) once the source table exists (building it takes 4-5 more minutes; it is kept in BENCH_DIR for later runs).
 #
 #   bench/binary-copy.sh                                  # everything, defaults below
@@ -250,6 +252,12 @@ run_once() { # name [extra-jvm-flags]
   # The copying phase: GroupCopier's "Copied N row groups ... in M ms", summed over the plan's groups.
   copy_ms=$(grep -o 'Copied [0-9]* row groups .* in [0-9]* ms' "$out" | sed -E 's/.* in ([0-9]+) ms$/\1/' \
     | awk '{ s += $1 } END { print (NR ? s : "NA") }')
+  # Its parts besides the row groups, as the same lines give them: reading sources, page indexes and footer, column
+  # statistics.
+  local read_ms tail_ms stats_ms
+  read_ms=$(grep -o 'reading sources [0-9]* ms' "$out" | awk '{ s += $3 } END { print (NR ? s : "NA") }')
+  tail_ms=$(grep -o 'page indexes and footer [0-9]* ms' "$out" | awk '{ s += $5 } END { print (NR ? s : "NA") }')
+  stats_ms=$(grep -o 'column statistics [0-9]* ms' "$out" | awk '{ s += $3 } END { print (NR ? s : "NA") }')
   describe "$name" "$instant" || true
   local files_out row_groups rows files_in="" check="" before after during
   read -r before after during <<<"$(gc_peaks "$dir/logs/$name.gc")"
@@ -263,9 +271,10 @@ run_once() { # name [extra-jvm-flags]
   rows_md+=("| $name (whole process) | | $(seconds "$run_ms") (plan run) | | **$(seconds "$jvm_ms")** | \
 / / / **$(seconds "$cpu_ms")** | $(seconds "$jvm_ms") | $(field "$desc" bytes_out) | ${files_in:-?} → ${files_out:-?} | \
 ${row_groups:-?} | ${rows:-?} | - / $before / $after / - | $(load) | $check |")
-  summary+=("$name $jvm_ms ${run_ms:-NA} $after NA NA $cpu_ms NA $jvm_ms $copy_ms")
+  summary+=("$name $jvm_ms ${run_ms:-NA} $after NA NA $cpu_ms NA $jvm_ms $copy_ms $read_ms $tail_ms $stats_ms")
   [ "$status" = ok ] && succeeded+=("$dir/runs/$name")
-  log "$name: whole process $(seconds "$jvm_ms") s, plan run $(seconds "${run_ms:-}") s, copying $copy_ms ms," \
+  log "$name: whole process $(seconds "$jvm_ms") s, plan run $(seconds "${run_ms:-}") s, copying $copy_ms ms" \
+    "(reading sources $read_ms, page indexes and footer $tail_ms, column statistics $stats_ms ms)," \
     "CPU $(seconds "$cpu_ms") s ($check)"
 }
 
@@ -346,7 +355,8 @@ if [ "$verify_spark" = 1 ]; then
 fi
 
 # Goals of the issue, from the summary lines: name total_ms exec_ms gc_after_mib pool_peaks_mib gc_during_mib
-# total_cpu_ms exec_cpu_ms jvm_ms, and for a whole `once` its copying phase in ms (GroupCopier's log) as the tenth.
+# total_cpu_ms exec_cpu_ms jvm_ms, and for a whole `once` its copying phase in ms (GroupCopier's log) as the tenth,
+# then the copying's parts besides the row groups: reading sources, page indexes and footer, column statistics.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.1f", a / b; else print "NA" }'; }
 value() { printf '%s\n' "${summary[@]}" | awk -v n="$1" -v c="$2" '$1 == n { v = $c } END { print (v == "" ? "NA" : v) }'; }
 # The median of a column over every run of a contender (the mean of the middle two for an even count): a contender
@@ -375,6 +385,8 @@ runs() { printf '%s\n' "${summary[@]}" | awk -v n="$1" '$1 == n' | wc -l; }
   echo "  whole process's copying / cp:       $(ratio "$(median tsd-once-copy 10)" "$(median cp 2)")x  goal <= 3x" \
     "(issue 16; copying $(median tsd-once-copy 10) ms, cp $(median cp 2) ms; medians of $(runs tsd-once-copy) and" \
     "$(runs cp) runs)"
+  echo "    of the copying (medians): reading sources $(median tsd-once-copy 11) ms, page indexes and footer" \
+    "$(median tsd-once-copy 12) ms, column statistics $(median tsd-once-copy 13) ms; the rest is the row groups"
   echo "  warm: java-rewrite / tsd-copy-warm: $(ratio "$(median java-rewrite 2)" "$(median tsd-copy-warm 2)")x" \
     "($(ratio "$(median java-rewrite 7)" "$(median tsd-copy-warm 7)")x)"
   echo "  warm: spark-copy-warm / tsd-copy-warm: $(ratio "$(median spark-copy-warm 2)" "$(median tsd-copy-warm 2)")x" \
