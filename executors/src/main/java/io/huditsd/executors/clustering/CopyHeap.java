@@ -16,9 +16,12 @@ public final class CopyHeap {
   private CopyHeap() {
   }
 
-  /** The most the copier buffers of one source file. */
+  /**
+   * The most the copier buffers of one source file: a file read whole is read in whole checksum chunks, up to one
+   * chunk past what is copied.
+   */
   public static long bufferCapBytes() {
-    return RowGroupCopier.MAX_BUFFERED;
+    return (long) RowGroupCopier.MAX_BUFFERED + LocalChecksummedRead.MAX_BYTES_PER_CHECKSUM;
   }
 
   /**

@@ -30,6 +30,12 @@ import java.util.zip.CRC32;
 final class LocalChecksummedRead {
   private static final byte[] MAGIC = {'c', 'r', 'c', 0};
   private static final int CHECKSUM_SIZE = 4;
+  /**
+   * The most bytes per checksum a checksum file may claim. Hadoop writes 512 ({@code file.bytes-per-checksum}); the
+   * read is rounded up to whole chunks, so a corrupt header claiming a gigabyte would otherwise ask for a buffer of
+   * that size. Package-private: {@link CopyHeap} counts the rounding.
+   */
+  static final int MAX_BYTES_PER_CHECKSUM = 1024 * 1024;
   /** Bytes per read call: past the raw stream's buffer, few system calls. */
   private static final int READ_SIZE = 1 << 20;
 
@@ -98,7 +104,7 @@ final class LocalChecksummedRead {
       throw new IOException("not a Hadoop checksum file: " + checksumFile);
     }
     int bytesPerChecksum = checksums.readInt();
-    if (bytesPerChecksum <= 0) {
+    if (bytesPerChecksum <= 0 || bytesPerChecksum > MAX_BYTES_PER_CHECKSUM) {
       throw new IOException("corrupt checksum file " + checksumFile + ": " + bytesPerChecksum
           + " bytes per checksum");
     }

@@ -11,8 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,6 +83,22 @@ class TestLocalChecksummedRead {
         .isInstanceOf(ChecksumException.class).hasMessageContaining("covers fewer than");
     assertThatThrownBy(() -> LocalChecksummedRead.read(fileSystem, truncated, FILE_LENGTH + 1, byte[]::new))
         .isInstanceOf(IOException.class).hasMessageContaining("shorter than");
+  }
+
+  @Test
+  void aChecksumFileClaimingHugeChunksIsAnErrorNotABufferOfThatSize() throws IOException {
+    Path file = write("huge-chunks.bin");
+    byte[] sums = Files.readAllBytes(checksumFile(file));
+    // The header: "crc\0", then the bytes per checksum as a big-endian int.
+    ByteBuffer.wrap(sums).putInt(4, 1 << 30);
+    Files.write(checksumFile(file), sums);
+    List<Integer> asked = new ArrayList<>();
+    assertThatThrownBy(() -> LocalChecksummedRead.read(fileSystem, file, 1000, wanted -> {
+      asked.add(wanted);
+      return new byte[Math.min(wanted, 2 * FILE_LENGTH)];
+    })).isInstanceOf(IOException.class).hasMessageContaining("corrupt checksum file")
+        .hasMessageContaining(checksumFile(file).getFileName().toString()).hasMessageContaining("1073741824");
+    assertThat(asked).as("buffers asked for").isEmpty();
   }
 
   /** A file written through Hadoop's checksummed local file system, which writes its .crc beside it. */
