@@ -55,11 +55,12 @@ final class FooterReader {
    * @param heldValue what was made of the held key's value, or null when the footer has none
    * @param offset where the footer starts in the file: every row group, page index and Parquet bloom filter lies
    *     before it
-   * @param storedRowGroups the row groups as the footer stores them (Parquet's Thrift structures, in the order of
-   *     {@code metadata}'s blocks), which a copy carries over with only their offsets moved; null for a file with
+   * @param storedRowGroups the row groups as the footer stores them (Parquet's Thrift structures and their chunks'
+   *     bytes, in the order of {@code metadata}'s blocks), which a copy carries over with only their offsets moved;
+   *     null for a file with
    *     encrypted columns, whose footer Parquet's reader read
    */
-  record Footer<T>(ParquetMetadata metadata, T heldValue, long offset, List<RowGroup> storedRowGroups) {
+  record Footer<T>(ParquetMetadata metadata, T heldValue, long offset, List<StoredRowGroup> storedRowGroups) {
     Footer {
       Objects.requireNonNull(metadata, "metadata is null");
       if (storedRowGroups != null && storedRowGroups.size() != metadata.getBlocks().size()) {
@@ -122,10 +123,12 @@ final class FooterReader {
         metadata.getKey_value_metadata().removeIf(entry -> heldKey.equals(entry.getKey()));
       }
       List<RowGroup> rowGroups = metadata.getRow_groups() == null ? List.of() : metadata.getRow_groups();
+      List<StoredRowGroup> stored = StoredRowGroup.of(rowGroups,
+          CompactMetadata.columnChunks(footer, 0, footerLength));
       return new Footer<>(CONVERTER.fromParquetMetadata(metadata, null, false, rowIndexOffsets(metadata)),
-          protocol.held == null ? null : heldValue.apply(protocol.held), footerStart, rowGroups);
+          protocol.held == null ? null : heldValue.apply(protocol.held), footerStart, stored);
     } finally {
-      // Nothing read from the footer keeps its array: Thrift copied every other value out of it.
+      // Nothing read from the footer keeps its array: Thrift and the chunks' bytes copied every value out of it.
       if (footerArrays != null) {
         footerArrays.giveBack(footer);
       }

@@ -154,7 +154,8 @@ final class RowGroupCopier {
                                      OpenSource open, BlockMetaData block, Binary fileName, ConstantColumn fileNames)
       throws IOException {
     // The footer's converter keeps the stored chunks' order: a chunk's position finds both of its forms.
-    List<ColumnChunk> storedChunks = open.source.stored(block).getColumns();
+    StoredRowGroup stored = open.source.stored(block);
+    List<ColumnChunk> storedChunks = stored.rowGroup().getColumns();
     Map<ColumnPath, Integer> positions = new HashMap<>();
     long first = Long.MAX_VALUE;
     long end = Long.MIN_VALUE;
@@ -190,10 +191,12 @@ final class RowGroupCopier {
             pages -> writeColumn(pages, codecs, schema, column, chunkCodec, rows, null));
       }
       if (anew != null) {
-        written.addColumn(moved(anew.metadata(), writer.append(anew.stored(), anew.bytes(), anew.stream())));
+        written.addColumn(moved(anew.metadata(), writer.append(anew.stored(), anew.storedBytes(), anew.bytes(),
+            anew.stream())));
       } else {
         // Page indexes and Parquet's own bloom filters sit outside the row group: read from the file's stream.
-        written.addColumn(moved(chunk, writer.append(storedChunks.get(position), bytes, open.data)));
+        written.addColumn(moved(chunk, writer.append(storedChunks.get(position),
+            stored.chunkBytes().get(position), bytes, open.data)));
       }
     }
     writer.endRowGroup();

@@ -1,7 +1,6 @@
 package io.huditsd.executors.clustering;
 
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
@@ -20,7 +19,7 @@ import java.util.Objects;
  * @param storedRowGroups its row groups as the footer stores them, in the order of {@code footer}'s blocks: what a
  *     copy writes into the new footer, offsets moved
  */
-record SourceFile(Path path, long footerOffset, ParquetMetadata footer, List<RowGroup> storedRowGroups) {
+record SourceFile(Path path, long footerOffset, ParquetMetadata footer, List<StoredRowGroup> storedRowGroups) {
   SourceFile {
     Objects.requireNonNull(path, "path is null");
     Objects.requireNonNull(footer, "footer is null");
@@ -35,7 +34,7 @@ record SourceFile(Path path, long footerOffset, ParquetMetadata footer, List<Row
   }
 
   /** The stored form of one of {@link #footer}'s blocks. */
-  RowGroup stored(BlockMetaData block) {
+  StoredRowGroup stored(BlockMetaData block) {
     List<BlockMetaData> blocks = footer.getBlocks();
     for (int i = 0; i < blocks.size(); i++) {
       if (blocks.get(i) == block) {

@@ -10,7 +10,6 @@ import org.apache.parquet.format.ColumnOrder;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.KeyValue;
 import org.apache.parquet.format.OffsetIndex;
-import org.apache.parquet.format.PageLocation;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.SchemaElement;
 import org.apache.parquet.format.Util;
@@ -19,7 +18,10 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
+import shaded.parquet.org.apache.thrift.TException;
+import shaded.parquet.org.apache.thrift.protocol.TProtocol;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +42,8 @@ import java.util.Objects;
  * <p>Parquet's {@code ParquetFileWriter} can append stored chunks as well, but converts each chunk's metadata and page
  * indexes into its object model on the way in and back into Thrift structures at the end, and copies the bytes eight
  * kilobytes at a time; for a copy of many small files those conversions cost more than the bytes (see
- * docs/benchmarks.md). Chunks whose bytes must be written anew (Hudi's file-name column, a column a source lacks) are
+ * docs/benchmarks.md). Here a chunk's metadata and offset index are moved in their stored bytes
+ * ({@link CompactMetadata}), without Thrift objects for them. Chunks whose bytes must be written anew (Hudi's file-name column, a column a source lacks) are
  * written by Parquet's writer into a file in memory and spliced from there ({@link WrittenChunk}).
  *
  * <p>Unencrypted files only: an encrypted chunk's metadata and indexes are bound to its position (module AADs).
@@ -58,7 +61,7 @@ final class SplicedParquetWriter {
   private final List<ColumnDescriptor> columns;
   private final List<SchemaElement> schemaElements;
   private final List<ColumnOrder> columnOrders;
-  private final List<RowGroup> rowGroups = new ArrayList<>();
+  private final List<RowGroupWritten> rowGroups = new ArrayList<>();
   /** Every chunk written, in file order, with what goes after the row groups. */
   private final List<Moved> moved = new ArrayList<>();
   /** Chunks appended and not yet written: one run of consecutive bytes of one source. */
@@ -106,20 +109,24 @@ final class SplicedParquetWriter {
   /**
    * Appends the next column of the current row group.
    *
-   * @param stored the chunk as its file's footer stores it
+   * @param stored the chunk as its file's footer stores it, read; not changed
+   * @param storedBytes the same chunk's bytes in its footer ({@link CompactMetadata#columnChunks}), which the new
+   *     footer carries over with its positions moved
    * @param bytes its file's bytes, from which the chunk's ({@code stored.meta_data.total_compressed_size} bytes
    *     from its {@link #start}) are copied, at the latest when the row group ends: they must stay as they are
    *     until then
    * @param file a stream on its file, from which its page indexes and bloom filter are read now
    * @return where the chunk starts in the output
    */
-  long append(ColumnChunk stored, ChunkBytes bytes, SeekableInputStream file) throws IOException {
+  long append(ColumnChunk stored, byte[] storedBytes, ChunkBytes bytes, SeekableInputStream file)
+      throws IOException {
     if (currentChunks == null) {
       throw new IllegalStateException("no row group started");
     }
     if (currentChunks.size() == columns.size()) {
       throw new IllegalStateException("the row group already has every column");
     }
+    Objects.requireNonNull(storedBytes, "storedBytes is null");
     ColumnDescriptor column = columns.get(currentChunks.size());
     ColumnMetaData storedMeta = stored.getMeta_data();
     if (storedMeta == null || stored.isSetCrypto_metadata() || stored.isSetEncrypted_column_metadata()) {
@@ -139,41 +146,17 @@ final class SplicedParquetWriter {
     long start = start(storedMeta);
     long length = storedMeta.getTotal_compressed_size();
     byte[] columnIndex = columnIndex(stored, file);
-    OffsetIndex offsetIndex = offsetIndex(stored, file);
+    byte[] offsetIndex = offsetIndex(stored, file);
     byte[] bloomFilter = bloomFilter(storedMeta, file);
 
     // Where the output is once the chunks before this one are written.
     long newStart = out.getPos() + pending.length;
     pending.add(out, bytes, start, length);
-    long delta = newStart - start;
-
-    ColumnChunk chunk = stored.deepCopy();
-    ColumnMetaData meta = chunk.getMeta_data();
-    meta.setData_page_offset(meta.getData_page_offset() + delta);
-    // 0 is how some writers said "no dictionary page offset": it stays unset-like, as the source had it.
-    if (meta.isSetDictionary_page_offset() && meta.getDictionary_page_offset() != 0) {
-      meta.setDictionary_page_offset(meta.getDictionary_page_offset() + delta);
-    }
-    if (meta.isSetIndex_page_offset()) {
-      meta.setIndex_page_offset(meta.getIndex_page_offset() + delta);
-    }
-    meta.unsetBloom_filter_offset();
-    chunk.unsetColumn_index_offset();
-    chunk.unsetColumn_index_length();
-    chunk.unsetOffset_index_offset();
-    chunk.unsetOffset_index_length();
-    // As Parquet's writer sets the deprecated field: the first data page.
-    chunk.setFile_offset(meta.getData_page_offset());
-    if (offsetIndex != null) {
-      for (PageLocation page : offsetIndex.getPage_locations()) {
-        page.setOffset(page.getOffset() + delta);
-      }
-    }
     if (currentChunks.isEmpty()) {
       currentStart = newStart;
     }
-    currentChunks.add(chunk);
-    moved.add(new Moved(chunk, columnIndex, offsetIndex, bloomFilter));
+    currentChunks.add(stored);
+    moved.add(new Moved(stored, storedBytes, newStart - start, columnIndex, offsetIndex, bloomFilter));
     return newStart;
   }
 
@@ -190,47 +173,68 @@ final class SplicedParquetWriter {
       uncompressed += chunk.getMeta_data().getTotal_uncompressed_size();
       compressed += chunk.getMeta_data().getTotal_compressed_size();
     }
-    RowGroup rowGroup = new RowGroup(currentChunks, uncompressed, currentRows);
-    rowGroup.setFile_offset(currentStart);
-    rowGroup.setTotal_compressed_size(compressed);
-    // As Parquet's writer numbers them.
-    rowGroup.setOrdinal((short) rowGroups.size());
-    rowGroups.add(rowGroup);
+    rowGroups.add(new RowGroupWritten(currentChunks.size(), currentRows, currentStart, uncompressed, compressed));
     rows += currentRows;
     currentChunks = null;
   }
 
   /**
    * Writes the page indexes, bloom filters and footer, and closes the stream.
-   *
-   * @return the footer as written
    */
-  FileMetaData end(Map<String, String> keyValueMetadata) throws IOException {
+  void end(Map<String, String> keyValueMetadata) throws IOException {
     if (currentChunks != null) {
       throw new IllegalStateException("a row group is not ended");
     }
-    for (Moved chunk : moved) {
-      if (chunk.columnIndex() != null) {
-        chunk.chunk().setColumn_index_offset(out.getPos());
-        chunk.chunk().setColumn_index_length(chunk.columnIndex().length);
-        out.write(chunk.columnIndex());
+    long[] columnIndexOffsets = new long[moved.size()];
+    for (int i = 0; i < moved.size(); i++) {
+      byte[] columnIndex = moved.get(i).columnIndex();
+      columnIndexOffsets[i] = columnIndex == null ? -1 : out.getPos();
+      if (columnIndex != null) {
+        out.write(columnIndex);
       }
     }
-    for (Moved chunk : moved) {
+    long[] offsetIndexOffsets = new long[moved.size()];
+    int[] offsetIndexLengths = new int[moved.size()];
+    for (int i = 0; i < moved.size(); i++) {
+      Moved chunk = moved.get(i);
+      offsetIndexOffsets[i] = -1;
       if (chunk.offsetIndex() != null) {
-        long offset = out.getPos();
-        Util.writeOffsetIndex(chunk.offsetIndex(), out);
-        chunk.chunk().setOffset_index_offset(offset);
-        chunk.chunk().setOffset_index_length(Math.toIntExact(out.getPos() - offset));
+        byte[] offsetIndex = CompactMetadata.movedOffsetIndex(chunk.offsetIndex(), chunk.delta());
+        offsetIndexOffsets[i] = out.getPos();
+        offsetIndexLengths[i] = offsetIndex.length;
+        out.write(offsetIndex);
       }
     }
-    for (Moved chunk : moved) {
-      if (chunk.bloomFilter() != null) {
-        chunk.chunk().getMeta_data().setBloom_filter_offset(out.getPos());
-        out.write(chunk.bloomFilter());
+    long[] bloomFilterOffsets = new long[moved.size()];
+    for (int i = 0; i < moved.size(); i++) {
+      byte[] bloomFilter = moved.get(i).bloomFilter();
+      bloomFilterOffsets[i] = bloomFilter == null ? -1 : out.getPos();
+      if (bloomFilter != null) {
+        out.write(bloomFilter);
       }
     }
-    FileMetaData footer = new FileMetaData(FORMAT_VERSION, schemaElements, rows, rowGroups);
+    // The footer's chunks, moved as bytes (CompactMetadata) now that their page indexes have their places.
+    List<RowGroup> footerRowGroups = new ArrayList<>(rowGroups.size());
+    int next = 0;
+    for (RowGroupWritten written : rowGroups) {
+      List<ColumnChunk> chunks = new ArrayList<>(written.columns());
+      for (int i = 0; i < written.columns(); i++, next++) {
+        Moved chunk = moved.get(next);
+        byte[] columnIndex = chunk.columnIndex();
+        CompactMetadata.IndexPositions positions = new CompactMetadata.IndexPositions(columnIndexOffsets[next],
+            columnIndex == null ? -1 : columnIndex.length, offsetIndexOffsets[next], offsetIndexLengths[next],
+            bloomFilterOffsets[next]);
+        chunks.add(new MovedBytes(CompactMetadata.movedColumnChunk(chunk.storedBytes(), chunk.delta(),
+            chunk.stored().getMeta_data().getData_page_offset() + chunk.delta(), positions)));
+      }
+      RowGroup rowGroup = new RowGroup(chunks, written.totalByteSize(), written.rows());
+      rowGroup.setFile_offset(written.fileOffset());
+      rowGroup.setTotal_compressed_size(written.compressedSize());
+      // As Parquet's writer numbers them.
+      rowGroup.setOrdinal((short) footerRowGroups.size());
+      footerRowGroups.add(rowGroup);
+    }
+    FileMetaData footer = new FileMetaData(FORMAT_VERSION, schemaElements, rows, footerRowGroups);
     for (Map.Entry<String, String> entry : keyValueMetadata.entrySet()) {
       KeyValue keyValue = new KeyValue(entry.getKey());
       keyValue.setValue(entry.getValue());
@@ -243,7 +247,6 @@ final class SplicedParquetWriter {
     BytesUtils.writeIntLittleEndian(out, Math.toIntExact(out.getPos() - footerStart));
     out.write(MAGIC);
     out.close();
-    return footer;
   }
 
   /**
@@ -266,12 +269,20 @@ final class SplicedParquetWriter {
   }
 
   /** The chunk's offset index as stored (its page locations still where the source has them), or null. */
-  private static OffsetIndex offsetIndex(ColumnChunk chunk, SeekableInputStream file) throws IOException {
+  private static byte[] offsetIndex(ColumnChunk chunk, SeekableInputStream file) throws IOException {
     if (!chunk.isSetOffset_index_offset()) {
       return null;
     }
+    if (chunk.isSetOffset_index_length()) {
+      return read(file, chunk.getOffset_index_offset(), chunk.getOffset_index_length(), MAX_INDEX_BYTES,
+          "offset index");
+    }
+    // No writer we know leaves the length out; Thrift's reader finds the end, and its writer gives the bytes.
     file.seek(chunk.getOffset_index_offset());
-    return Util.readOffsetIndex(file);
+    OffsetIndex index = Util.readOffsetIndex(file);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Util.writeOffsetIndex(index, bytes);
+    return bytes.toByteArray();
   }
 
   /** The chunk's Parquet bloom filter as stored, header and bitset, or null when it has none. */
@@ -329,7 +340,33 @@ final class SplicedParquetWriter {
     }
   }
 
-  /** A chunk as written, with what goes after the row groups; its offsets there are set by {@link #end}. */
-  private record Moved(ColumnChunk chunk, byte[] columnIndex, OffsetIndex offsetIndex, byte[] bloomFilter) {
+  /** A row group as its chunks were written: what its footer entry gives besides the chunks. */
+  private record RowGroupWritten(int columns, long rows, long fileOffset, long totalByteSize, long compressedSize) {
+  }
+
+  /**
+   * A chunk as appended: its stored form, how far its pages move, and what goes after the row groups (page indexes
+   * as stored, offset index not yet moved).
+   */
+  private record Moved(ColumnChunk stored, byte[] storedBytes, long delta, byte[] columnIndex, byte[] offsetIndex,
+                       byte[] bloomFilter) {
+  }
+
+  /**
+   * A row group's chunk in the footer Thrift writes: its moved bytes, written as they are where Thrift's writer
+   * would serialize a ColumnChunk object field by field (what this writer exists to avoid; see
+   * {@link CompactMetadata}). Only Thrift's writer sees these; their fields are unset.
+   */
+  private static final class MovedBytes extends ColumnChunk {
+    private final byte[] bytes;
+
+    MovedBytes(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    @Override
+    public void write(TProtocol protocol) throws TException {
+      protocol.getTransport().write(bytes);
+    }
   }
 }

@@ -18,6 +18,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,11 +34,13 @@ final class WrittenChunk {
 
   private final byte[] file;
   private final ColumnChunk stored;
+  private final byte[] storedBytes;
   private final ColumnChunkMetaData metadata;
 
-  private WrittenChunk(byte[] file, ColumnChunk stored, ColumnChunkMetaData metadata) {
+  private WrittenChunk(byte[] file, ColumnChunk stored, byte[] storedBytes, ColumnChunkMetaData metadata) {
     this.file = file;
     this.stored = stored;
+    this.storedBytes = storedBytes;
     this.metadata = metadata;
   }
 
@@ -68,13 +71,25 @@ final class WrittenChunk {
     byte[] file = memory.bytes.toByteArray();
     FileMetaData footer = footerOf(file);
     return new WrittenChunk(file, footer.getRow_groups().get(0).getColumns().get(0),
+        storedRowGroupsOf(file).get(0).chunkBytes().get(0),
         CONVERTER.fromParquetMetadata(footer).getBlocks().get(0).getColumns().get(0));
   }
 
   /** The footer of a whole plaintext Parquet file in memory, as stored. */
   static FileMetaData footerOf(byte[] file) throws IOException {
-    int footerLength = ByteBuffer.wrap(file, file.length - TAIL, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    int footerLength = footerLength(file);
     return Util.readFileMetaData(new ByteArrayInputStream(file, file.length - TAIL - footerLength, footerLength));
+  }
+
+  /** The row groups of a whole plaintext Parquet file in memory, as its footer stores them. */
+  static List<StoredRowGroup> storedRowGroupsOf(byte[] file) throws IOException {
+    int footerLength = footerLength(file);
+    return StoredRowGroup.of(footerOf(file).getRow_groups(),
+        CompactMetadata.columnChunks(file, file.length - TAIL - footerLength, footerLength));
+  }
+
+  private static int footerLength(byte[] file) {
+    return ByteBuffer.wrap(file, file.length - TAIL, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
   }
 
   /** The chunk in Parquet's object model, where it lies in the file in memory. */
@@ -85,6 +100,11 @@ final class WrittenChunk {
   /** The chunk as the footer stores it; not to be changed. */
   ColumnChunk stored() {
     return stored;
+  }
+
+  /** The chunk's bytes in the footer, which the copy's footer carries over moved. */
+  byte[] storedBytes() {
+    return storedBytes;
   }
 
   /** The file's bytes, from which the chunk is copied. */

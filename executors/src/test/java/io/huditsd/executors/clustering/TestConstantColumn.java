@@ -124,7 +124,7 @@ class TestConstantColumn {
     for (int rows : ROW_GROUPS) {
       WrittenChunk chunk = chunks.forRowGroup(rows);
       writer.startRowGroup(rows);
-      writer.append(chunk.stored(), chunk.bytes(), chunk.stream());
+      writer.append(chunk.stored(), chunk.storedBytes(), chunk.bytes(), chunk.stream());
       writer.endRowGroup();
     }
     writer.end(Map.of());

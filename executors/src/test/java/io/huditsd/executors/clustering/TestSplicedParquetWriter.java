@@ -12,7 +12,6 @@ import org.apache.parquet.column.values.bloomfilter.BloomFilter;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.format.ColumnChunk;
-import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -107,20 +106,23 @@ class TestSplicedParquetWriter {
   void aChunkOutOfSchemaOrderOrStoredInAnotherFileIsRefused() throws IOException {
     Path source = source("source.parquet", 0, 100);
     byte[] bytes = Files.readAllBytes(java.nio.file.Path.of(source.toUri()));
-    RowGroup rowGroup = WrittenChunk.footerOf(bytes).getRow_groups().get(0);
+    StoredRowGroup stored = WrittenChunk.storedRowGroupsOf(bytes).get(0);
+    RowGroup rowGroup = stored.rowGroup();
     PositionOutputStream out = HadoopOutputFile.fromPath(new Path(directory.resolve("refused.parquet").toUri()), conf)
         .create(0);
     try (out) {
       SplicedParquetWriter writer = new SplicedParquetWriter(out, schemaOf(source));
       writer.startRowGroup(rowGroup.getNum_rows());
-      assertThatThrownBy(() -> writer.append(rowGroup.getColumns().get(1), bytes(bytes),
+      assertThatThrownBy(() -> writer.append(rowGroup.getColumns().get(1), stored.chunkBytes().get(1), bytes(bytes),
           new ByteArraySeekableInputStream(bytes))).isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("amount").hasMessageContaining("key");
       ColumnChunk elsewhere = rowGroup.getColumns().get(0).deepCopy();
       elsewhere.setFile_path("other.parquet");
-      assertThatThrownBy(() -> writer.append(elsewhere, bytes(bytes), new ByteArraySeekableInputStream(bytes)))
+      assertThatThrownBy(() -> writer.append(elsewhere, stored.chunkBytes().get(0), bytes(bytes),
+          new ByteArraySeekableInputStream(bytes)))
           .isInstanceOf(IOException.class).hasMessageContaining("stored in another file: other.parquet");
-      writer.append(rowGroup.getColumns().get(0), bytes(bytes), new ByteArraySeekableInputStream(bytes));
+      writer.append(rowGroup.getColumns().get(0), stored.chunkBytes().get(0), bytes(bytes),
+          new ByteArraySeekableInputStream(bytes));
       assertThatThrownBy(writer::endRowGroup).isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("needs 4 columns, has 1");
     }
@@ -163,16 +165,18 @@ class TestSplicedParquetWriter {
     SplicedParquetWriter writer = new SplicedParquetWriter(out, schemaOf(sources.get(0)));
     for (Path source : sources) {
       byte[] bytes = Files.readAllBytes(java.nio.file.Path.of(source.toUri()));
-      for (RowGroup rowGroup : WrittenChunk.footerOf(bytes).getRow_groups()) {
-        writer.startRowGroup(rowGroup.getNum_rows());
-        for (ColumnChunk chunk : rowGroup.getColumns()) {
-          writer.append(chunk, bytes(bytes), new ByteArraySeekableInputStream(bytes));
+      for (StoredRowGroup stored : WrittenChunk.storedRowGroupsOf(bytes)) {
+        writer.startRowGroup(stored.rowGroup().getNum_rows());
+        List<ColumnChunk> chunks = stored.rowGroup().getColumns();
+        for (int i = 0; i < chunks.size(); i++) {
+          writer.append(chunks.get(i), stored.chunkBytes().get(i), bytes(bytes), new ByteArraySeekableInputStream(bytes));
         }
         writer.endRowGroup();
       }
     }
-    FileMetaData footer = writer.end(Map.of("origin", "spliced"));
-    assertThat(footer.getNum_rows()).isEqualTo(sources.stream().mapToLong(this::rowCount).sum());
+    writer.end(Map.of("origin", "spliced"));
+    assertThat(WrittenChunk.footerOf(Files.readAllBytes(java.nio.file.Path.of(target.toUri()))).getNum_rows())
+        .isEqualTo(sources.stream().mapToLong(this::rowCount).sum());
   }
 
   private static SplicedParquetWriter.ChunkBytes bytes(byte[] file) {
