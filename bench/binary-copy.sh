@@ -55,6 +55,7 @@
 set -euo pipefail
 
 home=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$home/bench/warm-cds.sh"
 dir=${BENCH_DIR:-/tmp/hudi-tsd-bench-bcopy}
 commits=${COMMITS:-200}
 rows_per_commit=${ROWS_PER_COMMIT:-15000}
@@ -232,10 +233,7 @@ run_once() { # name [extra-jvm-flags]
   local name=$1 extra=${2:-} start status=ok
   rm -rf "$dir/runs/$name"; cp -a "$source_table" "$dir/runs/$name"
   if [ "$cds_warmed" = 0 ]; then
-    log "warming bin/tsd's class-data-sharing archive (unmeasured once on a copy)"
-    rm -rf "$dir/runs/cds-warmup"; cp -a "$source_table" "$dir/runs/cds-warmup"
-    "$home/bin/tsd" once --table "$dir/runs/cds-warmup" "${once_args[@]}" >"$dir/logs/cds-warmup.out" 2>&1 || true
-    rm -rf "$dir/runs/cds-warmup"
+    warm_cds_archive "$home" "$dir" "$source_table" "${once_args[@]}"
     cds_warmed=1
   fi
   sync

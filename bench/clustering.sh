@@ -24,6 +24,7 @@
 set -euo pipefail
 
 home=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$home/bench/warm-cds.sh"
 dir=${BENCH_DIR:-/tmp/hudi-tsd-bench-clustering}
 commits=${COMMITS:-40}
 rows_per_commit=${ROWS_PER_COMMIT:-15000}
@@ -105,11 +106,7 @@ tsd_opts() { # name extra...
 # bin/tsd writes its class-data-sharing archive when the first `once` of a build and --services exits: done here,
 # unmeasured (a whole clustering), so that the tsd contenders start as a user's every later run does.
 if [[ " $contenders " == *" tsd"* ]]; then
-  log "warming bin/tsd's class-data-sharing archive (unmeasured once on a copy)"
-  rm -rf "$dir/runs/cds-warmup"; cp -a "$source_table" "$dir/runs/cds-warmup"
-  "$home/bin/tsd" once --table "$dir/runs/cds-warmup" --services clustering "${hot_off[@]}" \
-    >"$dir/logs/cds-warmup.out" 2>&1 || true
-  rm -rf "$dir/runs/cds-warmup"
+  warm_cds_archive "$home" "$dir" "$source_table" --services clustering "${hot_off[@]}"
 fi
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 for contender in $contenders; do

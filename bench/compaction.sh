@@ -47,6 +47,7 @@
 set -euo pipefail
 
 home=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$home/bench/warm-cds.sh"
 dir=${BENCH_DIR:-/tmp/hudi-tsd-bench-compaction}
 rows=${ROWS:-200000}
 updated=${UPDATED:-60000}
@@ -164,10 +165,7 @@ run_java() { # name mode jvm-flags -- keys...
 # unmeasured compaction first, so that the tsd contenders start as a user's every later run does (tsd-nocds: without
 # the archive).
 if [[ " $contenders " == *" tsd"* ]]; then
-  log "warming bin/tsd's class-data-sharing archive (unmeasured once on a copy)"
-  rm -rf "$dir/runs/cds-warmup"; cp -a "$source_table" "$dir/runs/cds-warmup"
-  "$home/bin/tsd" once --table "$dir/runs/cds-warmup" --services compaction >"$dir/logs/cds-warmup.out" 2>&1 || true
-  rm -rf "$dir/runs/cds-warmup"
+  warm_cds_archive "$home" "$dir" "$source_table" --services compaction
 fi
 
 started=$(date -u +%Y-%m-%dT%H:%MZ)
