@@ -57,8 +57,7 @@ final class FooterReader {
    *     before it
    * @param storedRowGroups the row groups as the footer stores them (Parquet's Thrift structures and their chunks'
    *     bytes, in the order of {@code metadata}'s blocks), which a copy carries over with only their offsets moved;
-   *     null for a file with
-   *     encrypted columns, whose footer Parquet's reader read
+   *     null for a file with encrypted columns, whose footer Parquet's reader read
    */
   record Footer<T>(ParquetMetadata metadata, T heldValue, long offset, List<StoredRowGroup> storedRowGroups) {
     Footer {

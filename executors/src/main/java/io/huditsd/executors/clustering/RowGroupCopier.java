@@ -248,7 +248,8 @@ final class RowGroupCopier {
    * and writing the bytes (about 190 ms more CPU for 230 MB; bench/LocalChecksumCost.java). That file is Hadoop's
    * own (HDFS keeps block checksums of its own, object stores have none); Hudi and Spark read a file without one.
    * Sources are still verified against their checksum files (by {@link LocalChecksummedRead}, or Hadoop's checksummed
-   * stream for a large one), so a corrupt source fails the copy instead of being carried into the output. Elsewhere the path's own file system, as Parquet's {@code HadoopOutputFile}.
+   * stream for a large one), so a corrupt source fails the copy instead of being carried into the output. Elsewhere
+   * the path's own file system, as Parquet's {@code HadoopOutputFile}.
    */
   private OutputFile outputFile(Path target) throws IOException {
     FileSystem fileSystem = target.getFileSystem(conf);

@@ -43,8 +43,9 @@ import java.util.Objects;
  * indexes into its object model on the way in and back into Thrift structures at the end, and copies the bytes eight
  * kilobytes at a time; for a copy of many small files those conversions cost more than the bytes (see
  * docs/benchmarks.md). Here a chunk's metadata and offset index are moved in their stored bytes
- * ({@link CompactMetadata}), without Thrift objects for them. Chunks whose bytes must be written anew (Hudi's file-name column, a column a source lacks) are
- * written by Parquet's writer into a file in memory and spliced from there ({@link WrittenChunk}).
+ * ({@link CompactMetadata}), without Thrift objects for them. Chunks whose bytes must be written anew (Hudi's
+ * file-name column, a column a source lacks) are written by Parquet's writer into a file in memory and spliced from
+ * there ({@link WrittenChunk}).
  *
  * <p>Unencrypted files only: an encrypted chunk's metadata and indexes are bound to its position (module AADs).
  */
@@ -187,31 +188,20 @@ final class SplicedParquetWriter {
     }
     long[] columnIndexOffsets = new long[moved.size()];
     for (int i = 0; i < moved.size(); i++) {
-      byte[] columnIndex = moved.get(i).columnIndex();
-      columnIndexOffsets[i] = columnIndex == null ? -1 : out.getPos();
-      if (columnIndex != null) {
-        out.write(columnIndex);
-      }
+      columnIndexOffsets[i] = writeIfPresent(moved.get(i).columnIndex());
     }
     long[] offsetIndexOffsets = new long[moved.size()];
     int[] offsetIndexLengths = new int[moved.size()];
     for (int i = 0; i < moved.size(); i++) {
       Moved chunk = moved.get(i);
-      offsetIndexOffsets[i] = -1;
-      if (chunk.offsetIndex() != null) {
-        byte[] offsetIndex = CompactMetadata.movedOffsetIndex(chunk.offsetIndex(), chunk.delta());
-        offsetIndexOffsets[i] = out.getPos();
-        offsetIndexLengths[i] = offsetIndex.length;
-        out.write(offsetIndex);
-      }
+      byte[] offsetIndex = chunk.offsetIndex() == null ? null
+          : CompactMetadata.movedOffsetIndex(chunk.offsetIndex(), chunk.delta());
+      offsetIndexOffsets[i] = writeIfPresent(offsetIndex);
+      offsetIndexLengths[i] = offsetIndex == null ? 0 : offsetIndex.length;
     }
     long[] bloomFilterOffsets = new long[moved.size()];
     for (int i = 0; i < moved.size(); i++) {
-      byte[] bloomFilter = moved.get(i).bloomFilter();
-      bloomFilterOffsets[i] = bloomFilter == null ? -1 : out.getPos();
-      if (bloomFilter != null) {
-        out.write(bloomFilter);
-      }
+      bloomFilterOffsets[i] = writeIfPresent(moved.get(i).bloomFilter());
     }
     // The footer's chunks, moved as bytes (CompactMetadata) now that their page indexes have their places.
     List<RowGroup> footerRowGroups = new ArrayList<>(rowGroups.size());
@@ -247,6 +237,16 @@ final class SplicedParquetWriter {
     BytesUtils.writeIntLittleEndian(out, Math.toIntExact(out.getPos() - footerStart));
     out.write(MAGIC);
     out.close();
+  }
+
+  /** Writes {@code bytes} when there are any: where they start in the output, or -1 when there are none. */
+  private long writeIfPresent(byte[] bytes) throws IOException {
+    if (bytes == null) {
+      return -1;
+    }
+    long offset = out.getPos();
+    out.write(bytes);
+    return offset;
   }
 
   /**

@@ -71,7 +71,7 @@ final class WrittenChunk {
     byte[] file = memory.bytes.toByteArray();
     FileMetaData footer = footerOf(file);
     return new WrittenChunk(file, footer.getRow_groups().get(0).getColumns().get(0),
-        storedRowGroupsOf(file).get(0).chunkBytes().get(0),
+        storedRowGroupsOf(file, footer).get(0).chunkBytes().get(0),
         CONVERTER.fromParquetMetadata(footer).getBlocks().get(0).getColumns().get(0));
   }
 
@@ -83,8 +83,13 @@ final class WrittenChunk {
 
   /** The row groups of a whole plaintext Parquet file in memory, as its footer stores them. */
   static List<StoredRowGroup> storedRowGroupsOf(byte[] file) throws IOException {
+    return storedRowGroupsOf(file, footerOf(file));
+  }
+
+  /** As {@link #storedRowGroupsOf(byte[])}, with the file's footer already parsed. */
+  private static List<StoredRowGroup> storedRowGroupsOf(byte[] file, FileMetaData footer) throws IOException {
     int footerLength = footerLength(file);
-    return StoredRowGroup.of(footerOf(file).getRow_groups(),
+    return StoredRowGroup.of(footer.getRow_groups(),
         CompactMetadata.columnChunks(file, file.length - TAIL - footerLength, footerLength));
   }
 

@@ -1,19 +1,12 @@
 package io.huditsd.executors.clustering;
 
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.OffsetIndex;
 import org.apache.parquet.format.PageLocation;
 import org.apache.parquet.format.Util;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,12 +31,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * without page indexes and bloom filters in the output.
  */
 class TestCompactMetadata {
-  private static final Schema SCHEMA = new Schema.Parser().parse("""
-      {"type": "record", "name": "row", "fields": [
-        {"name": "key", "type": "string"},
-        {"name": "amount", "type": "long"},
-        {"name": "region", "type": "string"},
-        {"name": "note", "type": ["null", "string"], "default": null}]}""");
   private static final long[] DELTAS = {0, 1, -4, 1000, -1000, 1L << 33, (1L << 40) + 7};
 
   @TempDir
@@ -54,22 +41,7 @@ class TestCompactMetadata {
 
   @BeforeAll
   static void writeSource() throws IOException {
-    Path path = new Path(directory.resolve("source.parquet").toUri());
-    Configuration conf = new Configuration();
-    try (ParquetWriter<GenericRecord> writer = AvroParquetWriter.<GenericRecord>builder(
-            HadoopOutputFile.fromPath(path, conf))
-        .withSchema(SCHEMA).withConf(conf).withCompressionCodec(CompressionCodecName.GZIP)
-        .withPageRowCountLimit(100).withRowGroupSize(8 * 1024).withDictionaryEncoding(true)
-        .withBloomFilterEnabled("key", true).build()) {
-      for (int i = 0; i < 2000; i++) {
-        GenericRecord row = new GenericData.Record(SCHEMA);
-        row.put("key", String.format("key-%06d", i));
-        row.put("amount", (long) i * 7 % 1000);
-        row.put("region", i % 3 == 0 ? "eu" : "us");
-        row.put("note", i % 5 == 0 ? "note " + i : null);
-        writer.write(row);
-      }
-    }
+    PagedSources.write(new Path(directory.resolve("source.parquet").toUri()), 0, 2000, new Configuration());
     file = Files.readAllBytes(directory.resolve("source.parquet"));
     rowGroups = WrittenChunk.storedRowGroupsOf(file);
   }

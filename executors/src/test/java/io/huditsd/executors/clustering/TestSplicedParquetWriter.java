@@ -1,13 +1,10 @@
 package io.huditsd.executors.clustering;
 
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hudi.parquet.io.ByteArraySeekableInputStream;
 import org.apache.parquet.avro.AvroParquetReader;
-import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.column.values.bloomfilter.BloomFilter;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterApi;
@@ -15,10 +12,8 @@ import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
-import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.io.PositionOutputStream;
@@ -39,17 +34,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A spliced file is what its sources stored, moved: rows, chunk metadata, page indexes and Parquet bloom filters
  * read back through Parquet's own reader as the sources have them, and a reader that skips pages by the moved
- * offset indexes finds each row it looks for. Sources written here by Parquet's Avro writer with small pages (many
- * pages a chunk), several row groups, a dictionary-encoded column, an optional one and a bloom filter on the key.
+ * offset indexes finds each row it looks for. Sources written by {@link PagedSources}: many pages a chunk, several
+ * row groups, a dictionary-encoded column, an optional one and a bloom filter on the key.
  */
 class TestSplicedParquetWriter {
-  private static final Schema SCHEMA = new Schema.Parser().parse("""
-      {"type": "record", "name": "row", "fields": [
-        {"name": "key", "type": "string"},
-        {"name": "amount", "type": "long"},
-        {"name": "region", "type": "string"},
-        {"name": "note", "type": ["null", "string"], "default": null}]}""");
-
   private final Configuration conf = new Configuration();
 
   @TempDir
@@ -183,28 +171,13 @@ class TestSplicedParquetWriter {
     return (to, position, length) -> to.write(file, Math.toIntExact(position), Math.toIntExact(length));
   }
 
-  /** A source of {@code count} rows from key {@code first} on: pages of 100 rows, row groups of a few hundred. */
+  /** A source of {@code count} rows from key {@code first} on ({@link PagedSources}). */
   private Path source(String name, int first, int count) throws IOException {
-    Path path = new Path(directory.resolve(name).toUri());
-    try (ParquetWriter<GenericRecord> writer = AvroParquetWriter.<GenericRecord>builder(
-            HadoopOutputFile.fromPath(path, conf))
-        .withSchema(SCHEMA).withConf(conf).withCompressionCodec(CompressionCodecName.GZIP)
-        .withPageRowCountLimit(100).withRowGroupSize(8 * 1024).withDictionaryEncoding(true)
-        .withBloomFilterEnabled("key", true).build()) {
-      for (int i = first; i < first + count; i++) {
-        GenericRecord row = new GenericData.Record(SCHEMA);
-        row.put("key", key(i));
-        row.put("amount", (long) i * 7 % 1000);
-        row.put("region", i % 3 == 0 ? "eu" : "us");
-        row.put("note", i % 5 == 0 ? "note " + i : null);
-        writer.write(row);
-      }
-    }
-    return path;
+    return PagedSources.write(new Path(directory.resolve(name).toUri()), first, count, conf);
   }
 
   private static String key(int i) {
-    return String.format("key-%06d", i);
+    return PagedSources.key(i);
   }
 
   private long rowCount(Path file) {
