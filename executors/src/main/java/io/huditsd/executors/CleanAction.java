@@ -40,6 +40,8 @@ public final class CleanAction implements ServiceAction {
         LOG.info("Cleaning table={}: Hudi's cleaner executes the pending cleans {} in turn",
             client.getConfig().getBasePath(), heartbeat.instants());
       }
+      // Below table version 8 the plan goes into .clean.inflight too, as the writers of those versions read it.
+      CleanInflightPlans.startWithPlans(ClientMetaClients.of(client));
       metadata = client.clean(false);
     }
     Duration duration = Duration.ofNanos(System.nanoTime() - start);

@@ -3,6 +3,8 @@ package io.huditsd.executors;
 import io.huditsd.config.EngineKind;
 import io.huditsd.config.ServiceType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.EnumMap;
 import java.util.List;
@@ -17,6 +19,7 @@ import java.util.function.Function;
  * the same whatever the engine; what a service's run needs (a heartbeat, client keys) its {@link ServiceAction} says.
  */
 public final class PlanRunner implements Function<WorkItem, ActionResult> {
+  private static final Logger LOG = LoggerFactory.getLogger(PlanRunner.class);
   private final HudiTables tables;
   private final PlanLiveness liveness;
   private final Map<ServiceType, ServiceAction> actions;
@@ -78,7 +81,25 @@ public final class PlanRunner implements Function<WorkItem, ActionResult> {
       throw new IllegalStateException("table " + item.table().id() + ": plan " + item.instant().orElse("-")
           + " is to run on engine " + item.placement().engine().configName() + ", which is not configured");
     }
-    return engine.execute(item);
+    try {
+      return engine.execute(item);
+    } finally {
+      // Whatever the run committed on a version-6 table may have made Hudi's metadata writer clean the metadata
+      // table, which Hudi 1.2.0 starts with an empty .clean.inflight that writers of that version cannot archive.
+      // Done after a failed run too (the clean may have completed before the failure); rewriting an empty inflight
+      // with its requested plan writes the only bytes it may ever hold, so it needs no lock.
+      repairCleanInflights(item, metaClient);
+    }
+  }
+
+  private static void repairCleanInflights(WorkItem item, HoodieTableMetaClient metaClient) {
+    try {
+      CleanInflightPlans.repair(metaClient);
+    } catch (RuntimeException e) {
+      // The run's own outcome stands; the next run or the table's next first poll tries again.
+      LOG.warn("table {}: could not write cleaner plans into empty .clean.inflight files after run of {}: {}",
+          item.table().id(), item.instant().orElse(item.service().configName()), e.toString());
+    }
   }
 
   private void checkStillPending(WorkItem item, ServiceAction action, HoodieTableMetaClient metaClient) {

@@ -1,5 +1,6 @@
 package io.huditsd.scheduler;
 
+import io.huditsd.executors.CleanInflightPlans;
 import io.huditsd.executors.FailedWrites;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.scheduler.view.BacklogReader;
@@ -151,6 +152,12 @@ public final class TablePoller {
       // Not changed implies known: the first poll always counts as a change.
       HoodieTableMetaClient metaClient = changed ? tables.metaClient(basePath) : known.get().metaClient();
       TableProbe.requireSupportedVersion(metaClient);
+      if (known.isEmpty()) {
+        // Empty .clean.inflight files an earlier run of the daemon (or of Hudi 1.x) left on a version-6 table fail
+        // that table's 0.14/0.15 writers once they archive the clean: rewritten once per table and process, after
+        // that by every run (PlanRunner).
+        CleanInflightPlans.repair(metaClient);
+      }
       // The first poll lists .hoodie; later ones the version's own timeline folder, which a version change moves
       // (.hoodie before 8, .hoodie/timeline from 8).
       location = location(basePath, metaClient, location);
