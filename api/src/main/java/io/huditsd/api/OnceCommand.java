@@ -28,6 +28,7 @@ import io.huditsd.executors.HeapEstimator;
 import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.JavaEngine;
 import io.huditsd.executors.PlanEngine;
+import io.huditsd.executors.PlanLiveness;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.ServiceAction;
@@ -124,21 +125,29 @@ final class OnceCommand extends Command {
     Pass pass = namespace.getString("config") == null ? passFromFlags(namespace)
         : passFromConfig(bootstrap, namespace);
     List<RunRecord> finished = Collections.synchronizedList(new ArrayList<>());
-    List<String> failures = servicePass(pass.tables(), pass.workers(), pass.spark(), pass.hudiTables(),
+    OncePass.Result result = servicePass(pass.tables(), pass.workers(), pass.spark(), pass.hudiTables(),
         pass.hadoopConfiguration(), Duration.ofMinutes(namespace.getInt("timeout")), finished);
+    List<String> failures = result.problems();
     OnceOutcome outcome = !failures.isEmpty() ? OnceOutcome.TABLE_FAILED
+        : !result.left().isEmpty() ? OnceOutcome.PLANS_LEFT
         : finished.isEmpty() ? OnceOutcome.NOTHING_TO_DO : OnceOutcome.SERVICED;
     boolean detailed = namespace.getBoolean("detailedExitCode");
     PrintStream out = System.out;
     if (namespace.getBoolean("json")) {
       out.println(OnceSummary.json(bootstrap.getObjectMapper(), outcome, outcome.exitCode(detailed),
-          pass.tables().size(), finished, failures));
+          pass.tables().size(), finished, result.left(), failures));
     } else {
       printRuns(finished, out);
       if (outcome == OnceOutcome.NOTHING_TO_DO) {
         out.println("Nothing to do on " + pass.tables().size() + " table(s)");
       } else if (outcome == OnceOutcome.SERVICED) {
         out.println("Serviced " + pass.tables().size() + " table(s), " + finished.size() + " run(s)");
+      } else if (outcome == OnceOutcome.PLANS_LEFT) {
+        for (OncePass.LeftPlan left : result.left()) {
+          out.println("left " + left.item().describe() + ": " + left.reason());
+        }
+        out.println("Left " + result.left().size() + " plan(s) to the live processes holding them; "
+            + finished.size() + " run(s) on " + pass.tables().size() + " table(s)");
       }
     }
     out.flush();
@@ -291,7 +300,7 @@ final class OnceCommand extends Command {
   }
 
   /** Runs the pass over {@code tables} on a pool of its own; the runs that finished land in {@code finished}. */
-  private static List<String> servicePass(List<ServicedTable> tables, WorkerConfig workerConfig,
+  private static OncePass.Result servicePass(List<ServicedTable> tables, WorkerConfig workerConfig,
                                           Optional<SparkSettings> sparkSettings, HudiTables hudiTables,
                                           Configuration hadoopConfiguration, Duration timeout,
                                           List<RunRecord> finished) throws InterruptedException {
@@ -313,7 +322,9 @@ final class OnceCommand extends Command {
     TablePoller poller = new TablePoller(hudiTables, hadoopConfiguration, new DuePlanner(hudiTables, pool, placement),
         Duration.ofMinutes(10), TablePoller.Backlog.SKIPPED, PollObserver.NONE, tableId -> true, Clock.systemUTC());
     try {
-      return new OncePass(poller, pool, Clock.systemUTC()).run(tables, timeout, finished);
+      PlanLiveness liveness = new PlanLiveness(hudiTables.heartbeat());
+      return new OncePass(poller, pool, Clock.systemUTC(), item -> liveness.liveHeartbeat(
+          hudiTables.metaClient(item.table().basePath()), item.instant().orElseThrow())).run(tables, timeout, finished);
     } finally {
       pool.shutdown(Duration.ofSeconds(30));
       ZookeeperClients.closeAll();
@@ -362,7 +373,7 @@ final class OnceCommand extends Command {
     if (error instanceof CommandFailedException failed) {
       if (!failed.summaryPrinted() && Boolean.TRUE.equals(namespace.getBoolean("json"))) {
         System.out.println(OnceSummary.json(Jackson.newObjectMapper(), failed.outcome(),
-            failed.outcome().exitCode(false), 0, List.of(), List.of(failed.getMessage())));
+            failed.outcome().exitCode(false), 0, List.of(), List.of(), List.of(failed.getMessage())));
         System.out.flush();
       }
       cli.getStdErr().println("hudi-tsd once: " + error.getMessage());

@@ -13,6 +13,11 @@ enum OnceOutcome {
   /** Every table was read and nothing was due or pending on any of them. */
   NOTHING_TO_DO(0),
   /**
+   * Nothing failed, but plans were left to the live processes whose heartbeats hold them: the work is in hand, not
+   * done by this pass.
+   */
+  PLANS_LEFT(0),
+  /**
    * A table could not be polled, a plan's last run in the pass failed, or the pass timed out; the other tables were
    * still serviced.
    */
@@ -22,6 +27,8 @@ enum OnceOutcome {
 
   /** The exit code of nothing to do under {@code --detailed-exit-code}. */
   static final int NOTHING_TO_DO_DETAILED = 3;
+  /** The exit code of plans left to live processes under {@code --detailed-exit-code}. */
+  static final int PLANS_LEFT_DETAILED = 4;
 
   private final int exitCode;
 
@@ -30,10 +37,13 @@ enum OnceOutcome {
   }
 
   int exitCode(boolean detailed) {
-    return detailed && this == NOTHING_TO_DO ? NOTHING_TO_DO_DETAILED : exitCode;
+    if (!detailed) {
+      return exitCode;
+    }
+    return this == NOTHING_TO_DO ? NOTHING_TO_DO_DETAILED : this == PLANS_LEFT ? PLANS_LEFT_DETAILED : exitCode;
   }
 
-  /** The outcome as {@code --json} names it: serviced, nothing-to-do, table-failed, bad-input. */
+  /** The outcome as {@code --json} names it: serviced, nothing-to-do, plans-left, table-failed, bad-input. */
   String jsonName() {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.huditsd.executors.RunRecord;
+import io.huditsd.scheduler.OncePass;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,14 +15,15 @@ import java.util.Locale;
  * The {@code --json} summary of a {@code once} pass, one object on one line: {@code outcome} (serviced,
  * nothing-to-do, table-failed, bad-input), {@code exitCode}, {@code tables} (how many the pass serviced),
  * {@code runs} (table, service, instant, status, engine, attempts and, when they ran, fileGroups, bytesIn, bytesOut,
- * durationMs; error when one failed) and {@code problems} (one message per table or run that failed).
+ * durationMs; error when one failed), {@code left} (plans held by a live process's heartbeat, left to it: table,
+ * service, instant, reason, heartbeatRenewedAt) and {@code problems} (one message per table or run that failed).
  */
 final class OnceSummary {
   private OnceSummary() {
   }
 
   static String json(ObjectMapper mapper, OnceOutcome outcome, int exitCode, int tables, List<RunRecord> runs,
-                     List<String> problems) {
+                     List<OncePass.LeftPlan> left, List<String> problems) {
     ObjectNode summary = mapper.createObjectNode();
     summary.put("outcome", outcome.jsonName());
     summary.put("exitCode", exitCode);
@@ -42,6 +44,15 @@ final class OnceSummary {
             .put("durationMs", result.duration().toMillis()));
         run.error().ifPresent(error -> node.put("error", error));
       }
+    }
+    ArrayNode leftList = summary.putArray("left");
+    for (OncePass.LeftPlan plan : left) {
+      ObjectNode node = leftList.addObject();
+      node.put("table", plan.item().table().id());
+      node.put("service", plan.item().service().configName());
+      plan.item().instant().ifPresent(instant -> node.put("instant", instant));
+      node.put("reason", plan.reason());
+      node.put("heartbeatRenewedAt", plan.heartbeat().renewedAt().toString());
     }
     problems.forEach(summary.putArray("problems")::add);
     try {

@@ -24,7 +24,7 @@ class TestTsdConfiguration {
 
     assertThat(configuration.getPolling()).isEqualTo(new PollingConfig(Duration.seconds(30), 4, Duration.minutes(10)));
     assertThat(configuration.getWorkers()).isEqualTo(new WorkerConfig(Runtime.getRuntime().availableProcessors(), 3,
-        Duration.seconds(30), Duration.seconds(60), 2, MemoryBudget.defaults()));
+        Duration.seconds(30), Duration.seconds(10), 2, MemoryBudget.defaults()));
     assertThat(configuration.getDiscovery()).isEqualTo(new DiscoveryConfig(java.util.List.of(), Duration.minutes(5),
         3, Map.of()));
     assertThat(configuration.getServices()).isEqualTo(EnumSet.allOf(ServiceType.class));

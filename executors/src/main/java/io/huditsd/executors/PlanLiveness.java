@@ -34,6 +34,31 @@ public final class PlanLiveness {
   }
 
   /**
+   * The live heartbeat of {@code instant}: when it was last renewed, when a holder renewing at this daemon's interval
+   * renews it next, and when it expires unless renewed; empty when there is none or it expired.
+   */
+  public Optional<Heartbeat> liveHeartbeat(HoodieTableMetaClient metaClient, String instant) {
+    long last = lastHeartbeatMillis(metaClient, instant);
+    long expires = last + heartbeat.expiryMillis();
+    return last > 0 && System.currentTimeMillis() <= expires
+        ? Optional.of(new Heartbeat(Instant.ofEpochMilli(last), Instant.ofEpochMilli(last + heartbeat.intervalMillis()),
+            Instant.ofEpochMilli(expires)))
+        : Optional.empty();
+  }
+
+  /**
+   * A heartbeat as last seen: renewed at {@code renewedAt}, due again by {@code renewalDue} from a live holder with
+   * the daemon's interval, abandoned after {@code expiresAt} unless renewed.
+   */
+  public record Heartbeat(Instant renewedAt, Instant renewalDue, Instant expiresAt) {
+    public Heartbeat {
+      java.util.Objects.requireNonNull(renewedAt, "renewedAt is null");
+      java.util.Objects.requireNonNull(renewalDue, "renewalDue is null");
+      java.util.Objects.requireNonNull(expiresAt, "expiresAt is null");
+    }
+  }
+
+  /**
    * Whether {@code instant} has a heartbeat file at all, expired or not. A process that keeps none for its plans
    * (Hudi's own HoodieIndexer, say) leaves none.
    */

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,7 +64,8 @@ class TestOncePassDeadline {
     localTables.upsert(table, 0, 20, 1);
     localTables.upsert(table, 0, 10, 2);
 
-    List<String> problems = new OncePass(poller, pool, clock).run(List.of(table), Duration.ofMinutes(60), finished);
+    List<String> problems = new OncePass(poller, pool, clock, item -> Optional.empty())
+        .run(List.of(table), Duration.ofMinutes(60), finished).problems();
 
     assertThat(problems).containsExactly("timed out after 3600s waiting for plans to finish");
     assertThat(finished).as("runs before the deadline passed").hasSize(2);

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -89,6 +90,7 @@ class TestOncePassOutcome {
         Map.of("hoodie.compact.inline.max.delta.commits", "1")).withServices(Set.of(ServiceType.COMPACTION));
     localTables.upsert(table, 0, 20, 1);
     localTables.upsert(table, 0, 10, 2);
-    return new OncePass(poller, pool, Clock.systemUTC()).run(List.of(table), Duration.ofMinutes(10), finished);
+    return new OncePass(poller, pool, Clock.systemUTC(), item -> Optional.empty())
+        .run(List.of(table), Duration.ofMinutes(10), finished).problems();
   }
 }
