@@ -160,6 +160,23 @@ public final class OperationOutcomes {
     }
   }
 
+  /**
+   * A file of the table that the operation needs cannot be read: {@code hoodie.properties}, or an instant file Hudi
+   * would misread ({@link TableProbe#openReadable}). {@code reason} names the file and what is wrong with it; the
+   * table's polls fail with the same words until the file is restored.
+   */
+  public record TableUnreadable(String tableId, String reason)
+      implements Refusal, Execution, Scheduling, DryRun, Handover {
+    public TableUnreadable {
+      Objects.requireNonNull(tableId, "tableId is null");
+      Objects.requireNonNull(reason, "reason is null");
+    }
+
+    public String message() {
+      return "Table '" + tableId + "': " + reason;
+    }
+  }
+
   /** The service writes no plan (archive runs on its own once the timeline is long). */
   public record NoPlanForService(ServiceType service) implements Refusal, Scheduling, DryRun {
     public String message() {

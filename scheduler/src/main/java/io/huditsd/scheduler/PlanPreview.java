@@ -56,7 +56,11 @@ public final class PlanPreview {
   }
 
   public Preview preview(ServicedTable table, ServiceType service) {
-    HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
+    return preview(table, service, tables.metaClient(table.basePath()));
+  }
+
+  /** As {@link #preview(ServicedTable, ServiceType)}, over a meta client the caller opened (and checked). */
+  public Preview preview(ServicedTable table, ServiceType service, HoodieTableMetaClient metaClient) {
     HoodieWriteConfig config = tables.writeConfig(table, metaClient);
     HoodieJavaEngineContext context = tables.engineContext();
     HoodieJavaTable<?> hoodieTable = HoodieJavaTable.create(config, context, metaClient);

@@ -36,6 +36,7 @@ import io.huditsd.scheduler.OperationOutcomes.SchedulingRefused;
 import io.huditsd.scheduler.OperationOutcomes.ServiceDisabled;
 import io.huditsd.scheduler.OperationOutcomes.StillRunning;
 import io.huditsd.scheduler.OperationOutcomes.TablePaused;
+import io.huditsd.scheduler.OperationOutcomes.TableUnreadable;
 import io.huditsd.scheduler.OperationOutcomes.UnknownTable;
 import io.huditsd.scheduler.OperationOutcomes.Updated;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
@@ -106,7 +107,12 @@ public final class TableOperations {
     if (found.get().isPaused()) {
       return new TablePaused(tableId);
     }
-    HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
+    HoodieTableMetaClient metaClient;
+    try {
+      metaClient = TableProbe.openReadable(tables, table.basePath());
+    } catch (TableProblem e) {
+      return new TableUnreadable(tableId, e.getMessage());
+    }
     Optional<PendingPlan> plan = PendingPlans.find(metaClient, instant);
     if (plan.isEmpty()) {
       return new NoPendingPlan(tableId, instant);
@@ -155,6 +161,13 @@ public final class TableOperations {
       // Before writing: a plan the daemon never executes would only hold back the next plan of the service.
       return new ServiceDisabled(tableId, service);
     }
+    try {
+      // Checked apart from planning, so that an unreadable table answers its own refusal; scheduleNow checks the
+      // instant files again under the planning lock, against the timeline it plans over.
+      TableProbe.openReadable(tables, table.basePath());
+    } catch (TableProblem e) {
+      return new TableUnreadable(tableId, e.getMessage());
+    }
     Optional<String> instant;
     try {
       instant = planner.scheduleNow(table, service);
@@ -178,11 +191,18 @@ public final class TableOperations {
       return new NoPlanForService(service);
     }
     ServicedTable table = found.get().table();
+    HoodieTableMetaClient metaClient;
+    try {
+      // The checks a real schedule makes: a preview over a timeline Hudi misreads would show a plan it never writes.
+      metaClient = TableProbe.openReadable(tables, table.basePath());
+    } catch (TableProblem e) {
+      return new TableUnreadable(tableId, e.getMessage());
+    }
     if (service == ServiceType.INDEX) {
-      List<String> partitions = planner.nextIndexPlan(table, tables.metaClient(table.basePath()));
+      List<String> partitions = planner.nextIndexPlan(table, metaClient);
       return partitions.isEmpty() ? new NothingToPlan(tableId, service) : new IndexPreviewed(partitions);
     }
-    PlanPreview.Preview plan = preview.preview(table, service);
+    PlanPreview.Preview plan = preview.preview(table, service, metaClient);
     return plan.isEmpty() ? new NothingToPlan(tableId, service) : new Previewed(plan);
   }
 
@@ -246,10 +266,15 @@ public final class TableOperations {
     if (!table.runs(service)) {
       return new ServiceDisabled(tableId, service);
     }
+    HoodieTableMetaClient metaClient;
+    try {
+      metaClient = TableProbe.openReadable(tables, table.basePath());
+    } catch (TableProblem e) {
+      return new TableUnreadable(tableId, e.getMessage());
+    }
     List<String> queued = new ArrayList<>();
     List<String> ignored = new ArrayList<>();
     for (String instant : instants) {
-      HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
       Optional<PendingPlan> plan = PendingPlans.find(metaClient, instant)
           .filter(pending -> pending.service() == service);
       if (plan.isEmpty()) {

@@ -22,7 +22,7 @@ import java.util.function.Predicate;
 /**
  * One poll of one table. Cheap when nothing changed: one listing of the timeline folder compared with the last
  * one ({@code hoodie.properties} is read as well when the listing changed, and on every
- * {@value #PROPERTIES_RECHECK_POLLS}th poll); the meta client is reloaded and policies evaluated only on change (or, against the timeline already loaded,
+ * {@value #PROPERTIES_RECHECK_POLLS}th poll; on every poll where its status costs no request); the meta client is reloaded and policies evaluated only on change (or, against the timeline already loaded,
  * on every poll for time-based compaction triggers and once the live heartbeat of a pending plan that another
  * process holds has expired). On a change the instant files that are new since are read with Hudi's own
  * deserializers ({@link io.huditsd.executors.InstantFileCheck}); one that Hudi cannot read fails the poll, naming the
@@ -126,10 +126,13 @@ public final class TablePoller {
       // hoodie.properties only when the listing moved or a recheck is due: an idle poll is then one LIST on an
       // object store. Hudi rewrites hoodie.properties together with timeline changes (an upgrade moves or adds
       // instants, metadata partitions change within a commit); the recheck bounds how late a change made without
-      // one (a CLI edit) is seen.
+      // one (a CLI edit, a damaged file) is seen. Where its status costs no request (a local file system: one stat),
+      // it is read on every poll, so such a change is seen on the next one. Before table version 8 the listing of
+      // .hoodie holds it anyway (TimelineFingerprint.digest); from 8 on the timeline folder does not, and listing
+      // .hoodie as well would be a second LIST per idle poll on an object store, and a HEAD a billed request too.
       propertiesRead = known.isEmpty() || !listing.equals(known.get().fingerprint().listing())
           || !now.isBefore(known.get().propertiesCheckedAt().plus(propertiesRecheck(state)));
-      long propertiesStamp = propertiesRead
+      long propertiesStamp = propertiesRead || location.statusIsFree()
           ? location.propertiesStamp()
           : known.get().fingerprint().propertiesStamp();
       fingerprint = TimelineFingerprint.of(listing, propertiesStamp);
@@ -150,7 +153,7 @@ public final class TablePoller {
         return Result.UNCHANGED;
       }
       // Not changed implies known: the first poll always counts as a change.
-      HoodieTableMetaClient metaClient = changed ? tables.metaClient(basePath) : known.get().metaClient();
+      HoodieTableMetaClient metaClient = changed ? TableProbe.load(tables, basePath) : known.get().metaClient();
       TableProbe.requireSupportedVersion(metaClient);
       if (known.isEmpty()) {
         // Empty .clean.inflight files an earlier run of the daemon (or of Hudi 1.x) left on a version-6 table fail

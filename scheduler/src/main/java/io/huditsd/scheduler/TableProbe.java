@@ -1,6 +1,7 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.executors.CorruptInstantException;
+import io.huditsd.executors.HudiTables;
 import io.huditsd.executors.InstantFileCheck;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -17,6 +18,7 @@ import java.util.Set;
 public final class TableProbe {
   /** Table versions serviced: 6 (Hudi 0.14-0.16), 8 (1.0) and 9 (1.1+). */
   public static final Set<Integer> SUPPORTED_VERSIONS = Set.of(6, 8, 9);
+  private static final String UNTIL_RESTORED = " (the table is not serviced until the file is restored)";
 
   private final Configuration hadoopConfiguration;
 
@@ -61,6 +63,45 @@ public final class TableProbe {
       throw new TableProblem(metaClient.getBasePath() + ": has expression indexes " + expressionIndexes
           + ", which Hudi's Java engine cannot update; hudi-tsd leaves this table to its Spark or Flink writers");
     }
+  }
+
+  /**
+   * The table's meta client, its {@code hoodie.properties} read now. Hudi answers a file it cannot read with a bare
+   * {@code HoodieIOException} (after about five seconds of retries), or, where no checksum file catches the garbage,
+   * with "table not found"; both are refused here, naming the file.
+   *
+   * @throws TableProblem naming {@code hoodie.properties} and what is wrong with it
+   */
+  public static HoodieTableMetaClient load(HudiTables tables, String basePath) {
+    String properties = basePath + "/.hoodie/hoodie.properties";
+    try {
+      return tables.metaClient(basePath);
+    } catch (RuntimeException e) {
+      throw new TableProblem(basePath + ": table config " + properties + " cannot be read: " + rootCause(e)
+          + UNTIL_RESTORED, e);
+    }
+  }
+
+  /**
+   * What an operation that plans, previews, executes or lists a table opens: {@link #load} and then
+   * {@link #requireReadableInstants}, so that it answers the same problem a poll or a run would.
+   *
+   * @throws TableProblem naming the file Hudi cannot read
+   */
+  public static HoodieTableMetaClient openReadable(HudiTables tables, String basePath) {
+    HoodieTableMetaClient metaClient = load(tables, basePath);
+    requireReadableInstants(tables.instantFiles(), metaClient);
+    return metaClient;
+  }
+
+  /** The innermost cause's type and the first line of its message. */
+  private static String rootCause(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? "" : root.getMessage().lines().findFirst().orElse("");
+    return root.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
   }
 
   /** Refuses a table with an instant file that Hudi cannot read, naming the file (see {@link InstantFileCheck}). */

@@ -2,7 +2,9 @@ package io.huditsd.scheduler;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -56,6 +58,14 @@ record TimelineLocation(FileSystem fileSystem, Path timeline, Path properties) {
    */
   long propertiesStamp() throws IOException {
     return TimelineFingerprint.propertiesStamp(fileSystem, properties);
+  }
+
+  /**
+   * Whether a status call on {@code hoodie.properties} costs no storage request: a local file system answers it with
+   * one {@code stat}; elsewhere it is a request (a billed HEAD on an object store, a NameNode call on HDFS).
+   */
+  boolean statusIsFree() {
+    return fileSystem instanceof LocalFileSystem || fileSystem instanceof RawLocalFileSystem;
   }
 
   /** A listing and a status call. */

@@ -28,6 +28,7 @@ import io.huditsd.scheduler.OperationOutcomes.SchedulingRefused;
 import io.huditsd.scheduler.OperationOutcomes.ServiceDisabled;
 import io.huditsd.scheduler.OperationOutcomes.StillRunning;
 import io.huditsd.scheduler.OperationOutcomes.TablePaused;
+import io.huditsd.scheduler.OperationOutcomes.TableUnreadable;
 import io.huditsd.scheduler.OperationOutcomes.UnknownTable;
 import io.huditsd.scheduler.OperationOutcomes.Updated;
 import org.apache.hadoop.conf.Configuration;
@@ -38,8 +39,11 @@ import org.apache.hudi.common.util.Option;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -133,6 +137,66 @@ class TestTableOperations {
         .isEqualTo("Table '" + table.id() + "' has no pending plan at instant '20990101000000000'");
     assertThat(operations.execute("nope", instant)).isEqualTo(new UnknownTable("nope"));
     assertThat(queuedInstants()).containsExactly(instant);
+  }
+
+  /**
+   * Garbage over hoodie.properties: every operation that opens the table answers its refusal naming the file, as
+   * the table's poll does; Hudi's own exception reached REST as a 500 without a reason. With Hadoop's checksum file
+   * beside it (a local file system) Hudi cannot read it at all; without one (an object store) it takes the table
+   * for missing.
+   */
+  @ParameterizedTest(name = "checksum file kept: {0}")
+  @ValueSource(booleans = {true, false})
+  void aGarbledHoodiePropertiesIsAnsweredNamingTheFile(boolean checksumKept) throws IOException {
+    ServicedTable table = tableWithLogs("orders", Set.of(ServiceType.values()));
+    String instant = scheduleCompactionAsAWriter(table);
+    Path properties = directory.resolve("orders").resolve(".hoodie").resolve("hoodie.properties");
+    Files.writeString(properties, "garbage over the table config\n");
+    if (!checksumKept) {
+      Files.delete(properties.resolveSibling(".hoodie.properties.crc"));
+    }
+    TableOperations operations = operations();
+    String file = table.basePath() + "/.hoodie/hoodie.properties";
+    String problem = "Table '" + table.id() + "': " + table.basePath() + ": table config " + file
+        + (checksumKept ? " cannot be read: HoodieIOException: Could not load Hoodie properties from " + file
+        : " cannot be read: TableNotFoundException: Hoodie table not found in path Table does not exist")
+        + " (the table is not serviced until the file is restored)";
+
+    assertThat(operations.dryRun(table.id(), ServiceType.CLEAN)).isInstanceOfSatisfying(TableUnreadable.class,
+        refused -> assertThat(refused.message()).isEqualTo(problem));
+    assertThat(operations.schedule(table.id(), ServiceType.CLEAN)).isInstanceOfSatisfying(TableUnreadable.class,
+        refused -> assertThat(refused.message()).isEqualTo(problem));
+    assertThat(operations.execute(table.id(), instant)).isInstanceOfSatisfying(TableUnreadable.class,
+        refused -> assertThat(refused.message()).isEqualTo(problem));
+    assertThat(operations.handOver(table.id(), ServiceType.COMPACTION, List.of(instant)))
+        .isInstanceOfSatisfying(TableUnreadable.class, refused -> assertThat(refused.message()).isEqualTo(problem));
+    assertThat(pool.snapshot()).isEmpty();
+  }
+
+  /** A dry run reads the instant files as a real schedule does: it answered 200 "nothing to plan" over an empty one. */
+  @Test
+  void aDryRunOverAnEmptyCompletedInstantIsRefusedAsARealScheduleIs() throws IOException {
+    ServicedTable table = tableWithLogs("orders", Set.of(ServiceType.values()));
+    Path timeline = directory.resolve("orders").resolve(".hoodie").resolve("timeline");
+    Path completed;
+    try (var files = Files.list(timeline)) {
+      completed = files.filter(path -> path.getFileName().toString().endsWith(".deltacommit")).sorted()
+          .findFirst().orElseThrow();
+    }
+    Files.write(completed, new byte[0]);
+    Files.deleteIfExists(completed.resolveSibling("." + completed.getFileName() + ".crc"));
+    TableOperations operations = operations();
+    String problem = table.basePath() + ": corrupt instant file file:" + completed
+        + ": completed deltacommit is empty (0 bytes); Hudi always writes its HoodieCommitMetadata"
+        + " (the table is not serviced until the file is restored or the instant removed)";
+
+    for (ServiceType service : List.of(ServiceType.COMPACTION, ServiceType.CLEAN, ServiceType.INDEX)) {
+      assertThat(operations.dryRun(table.id(), service)).as(service.configName())
+          .isEqualTo(new TableUnreadable(table.id(), problem));
+    }
+    assertThat(operations.schedule(table.id(), ServiceType.COMPACTION))
+        .isEqualTo(new TableUnreadable(table.id(), problem));
+    assertThat(pendingPlans(table)).isEmpty();
   }
 
   /**

@@ -195,11 +195,66 @@ class TestTablePoller {
     HoodieTableConfig.update(metaClient.getStorage(), metaClient.getMetaPath(), update);
   }
 
+  /**
+   * Publishes the table's loaded state with its file system wrapped as a store where a status call is a request (an
+   * object store's HEAD): the wrapper is no {@code LocalFileSystem}, and lists and reads as the local one does.
+   */
+  private static void asObjectStore(TableState state) {
+    PollResult last = state.polled();
+    PollResult.LoadedTable loaded = last.table().orElseThrow();
+    TimelineLocation remote = new TimelineLocation(new FilterFileSystem(loaded.location().fileSystem()) {
+    }, loaded.location().timeline(), loaded.location().properties());
+    assertThat(remote.statusIsFree()).isFalse();
+    state.publish(new PollResult(Optional.of(new PollResult.LoadedTable(loaded.fingerprint(), loaded.metaClient(),
+            loaded.writeConfig(), remote, loaded.propertiesCheckedAt())), last.lastPoll(), last.lastChange(),
+        last.timeTriggered(), last.recheckAt(), last.failedWrites(), last.backlog(), last.failures(),
+        last.replansServed()));
+  }
+
   @Test
-  void anIdleTableReadsHoodiePropertiesOnlyOnEveryTenthPoll() throws IOException {
+  void onALocalFileSystemAHoodiePropertiesEditAloneIsSeenOnTheNextPoll() throws IOException {
     ServicedTable table = mor("orders", Map.of());
     TableState state = new TableState(table);
     poller.poll(state, false);
+    HoodieTableMetaClient loaded = state.snapshot().metaClient().orElseThrow();
+    assertThat(state.polled().table().orElseThrow().location().statusIsFree()).isTrue();
+
+    editHoodieProperties(table);
+    clock.advance(table.pollInterval());
+
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(state.snapshot().metaClient().orElseThrow()).isNotSameAs(loaded);
+    clock.advance(table.pollInterval());
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);
+  }
+
+  /** Garbage written over hoodie.properties fails the next poll, naming the file, instead of 10 polls later. */
+  @Test
+  void aGarbledHoodiePropertiesFailsTheNextPollNamingTheFile() throws IOException {
+    ServicedTable table = mor("orders", Map.of());
+    TableState state = new TableState(table);
+    poller.poll(state, false);
+    Path properties = directory.resolve("orders").resolve(".hoodie").resolve("hoodie.properties");
+    byte[] original = Files.readAllBytes(properties);
+    Files.writeString(properties, "garbage\n");
+    clock.advance(table.pollInterval());
+
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.FAILED);
+    assertThat(state.snapshot().lastError().orElseThrow()).startsWith(table.basePath() + ": table config "
+        + table.basePath() + "/.hoodie/hoodie.properties cannot be read: ");
+
+    Files.write(properties, original);
+    clock.advance(MAX_BACKOFF);
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+    assertThat(state.snapshot().lastError()).isEmpty();
+  }
+
+  @Test
+  void onAnObjectStoreAnIdleTableReadsHoodiePropertiesOnlyOnEveryTenthPoll() throws IOException {
+    ServicedTable table = mor("orders", Map.of());
+    TableState state = new TableState(table);
+    poller.poll(state, false);
+    asObjectStore(state);
     HoodieTableMetaClient loaded = state.snapshot().metaClient().orElseThrow();
 
     editHoodieProperties(table);

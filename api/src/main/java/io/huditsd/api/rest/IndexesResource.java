@@ -51,7 +51,7 @@ public final class IndexesResource {
   @GET
   public IndexesView get(@PathParam("id") String id) {
     ServicedTable table = table(id).table();
-    HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
+    HoodieTableMetaClient metaClient = ReadableTable.open(tables, table);
     MetadataIndexState state = MetadataIndexState.read(metaClient);
     List<PlanView> plans = state.pendingPlans().keySet().stream().sorted()
         .map(instant -> PlanViews.find(metaClient, instant))

@@ -8,7 +8,7 @@ import io.huditsd.scheduler.OperationOutcomes.UnknownTable;
 /**
  * The status codes of the refusals of {@link io.huditsd.scheduler.TableOperations}, in one place for every resource:
  * 404 when the table or plan does not exist, 400 when the request can never be done, 409 when the table's state
- * (owner, pause, pending plans, enabled services) refuses it now. The body is the JSON error with the refusal's words.
+ * (owner, pause, pending plans, enabled services, a file of the table that cannot be read) refuses it now. The body is the JSON error with the refusal's words.
  */
 final class Refusals {
   private Refusals() {

@@ -23,9 +23,12 @@ import io.huditsd.scheduler.OperationOutcomes.Scheduling;
 import io.huditsd.scheduler.OperationOutcomes.Updated;
 import io.huditsd.scheduler.PlanPreview;
 import io.huditsd.scheduler.TableOperations;
+import io.huditsd.scheduler.TableProbe;
+import io.huditsd.scheduler.TableProblem;
 import io.huditsd.scheduler.TableRegistry;
 import io.huditsd.scheduler.TableSnapshot;
 import io.huditsd.scheduler.TableState;
+import io.huditsd.scheduler.view.FileSliceRow;
 import io.huditsd.scheduler.view.FileSliceRows;
 import io.huditsd.scheduler.view.TableBacklog;
 import jakarta.ws.rs.Consumes;
@@ -45,6 +48,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -95,10 +100,13 @@ public final class TablesResource {
   @Path("/{id}")
   public TableView get(@PathParam("id") String id) {
     TableSnapshot snapshot = table(id).snapshot();
-    HoodieTableMetaClient metaClient = snapshot.metaClient()
-        .orElseGet(() -> tables.metaClient(snapshot.table().basePath()));
+    Optional<HoodieTableMetaClient> metaClient = snapshot.metaClient().or(() -> openForView(snapshot));
+    if (metaClient.isEmpty()) {
+      // The table's files cannot be read: the view says why (lastError, from its polls), without a policy.
+      return TableView.of(snapshot, outcomes.of(id), null, owner(id));
+    }
     // The keys passed to Hudi, and the daemon's own engine policy keys in force (never passed to Hudi).
-    Map<String, String> policy = new LinkedHashMap<>(tables.effectiveKeys(snapshot.table(), metaClient));
+    Map<String, String> policy = new LinkedHashMap<>(tables.effectiveKeys(snapshot.table(), metaClient.get()));
     snapshot.table().hoodieKeys().forEach((key, value) -> {
       if (EnginePolicy.isDaemonKey(key)) {
         policy.put(key, value);
@@ -107,20 +115,38 @@ public final class TablesResource {
     return TableView.of(snapshot, outcomes.of(id), policy, owner(id));
   }
 
+  /**
+   * The file slices of the table, or of one partition: {@code partition} is a path relative to the table and one of
+   * its partitions ({@link PartitionParameter}), else 400 or 404.
+   */
+  private Optional<HoodieTableMetaClient> openForView(TableSnapshot snapshot) {
+    try {
+      return Optional.of(TableProbe.load(tables, snapshot.table().basePath()));
+    } catch (TableProblem e) {
+      return Optional.empty();
+    }
+  }
+
   @GET
   @Path("/{id}/file-groups")
   public List<FileSliceView> fileGroups(@PathParam("id") String id, @QueryParam("partition") String partition,
                                         @QueryParam("all") boolean allSlices) {
     TableState state = table(id);
-    Optional<String> onlyPartition = Optional.ofNullable(partition).filter(p -> !p.isBlank());
-    Optional<TableBacklog> backlog = state.snapshot().backlog();
+    TableSnapshot snapshot = state.snapshot();
+    Optional<TableBacklog> backlog = snapshot.backlog();
     if (!allSlices && backlog.isPresent()) {
       // The rows the gauges were summed from at the last changed poll: cheap, and consistent with the metrics.
-      return backlog.get().liveSlices().stream()
+      List<FileSliceRow> rows = backlog.get().liveSlices();
+      Set<String> known = rows.stream().map(FileSliceRow::partitionPath).collect(Collectors.toSet());
+      Optional<String> onlyPartition = PartitionParameter.resolve("partition", partition, id, known,
+          () -> snapshot.metaClient().orElseGet(() -> ReadableTable.open(tables, state.table())));
+      return rows.stream()
           .filter(row -> onlyPartition.map(row.partitionPath()::equals).orElse(true))
           .map(FileSliceView::of).toList();
     }
-    HoodieTableMetaClient metaClient = tables.metaClient(state.table().basePath());
+    HoodieTableMetaClient metaClient = ReadableTable.open(tables, state.table());
+    Optional<String> onlyPartition = PartitionParameter.resolve("partition", partition, id, Set.of(),
+        () -> metaClient);
     return FileSliceRows.read(tables.engineContext(), metaClient, onlyPartition, allSlices)
         .stream().map(FileSliceView::of).toList();
   }
@@ -128,13 +154,13 @@ public final class TablesResource {
   @GET
   @Path("/{id}/plans")
   public List<PlanView> plans(@PathParam("id") String id) {
-    return PlanViews.list(tables.metaClient(table(id).table().basePath()), RECENT_PLANS);
+    return PlanViews.list(ReadableTable.open(tables, table(id).table()), RECENT_PLANS);
   }
 
   @GET
   @Path("/{id}/plans/{instant}")
   public PlanView plan(@PathParam("id") String id, @PathParam("instant") String instant) {
-    return PlanViews.find(tables.metaClient(table(id).table().basePath()), instant)
+    return PlanViews.find(ReadableTable.open(tables, table(id).table()), instant)
         .orElseThrow(() -> ApiException.notFound("Table '" + id + "' has no plan at instant '" + instant + "'"));
   }
 
