@@ -82,12 +82,17 @@ public final class HudiTables {
    * The table's write config, with its lock provider ({@link DefaultTableLock} when none is configured) metered and,
    * where the daemon has one, replaced by its fenced equivalent (see {@link MeteredLocks}).
    *
-   * @throws DefaultTableLock.NoTableLockException when no lock is configured and the table's store has no default:
-   *     the table is refused rather than planned without a lock that excludes other processes
+   * @throws DefaultTableLock.NoTableLockException when no lock is configured and the table's store has no default,
+   *     or when the table's lock is the S3 storage lock on a store that ignores conditional writes: the table is
+   *     refused rather than planned without a lock that excludes other processes
    */
   public HoodieWriteConfig writeConfig(ServicedTable table, HoodieTableMetaClient metaClient) {
-    return TableWriteConfigs.build(metaClient, MeteredLocks.wrap(table.id(), table.basePath(), table.hoodieKeys()),
-        heartbeat, table.indexes());
+    return TableWriteConfigs.build(metaClient, lockKeys(table), heartbeat, table.indexes());
+  }
+
+  /** The table's keys with its lock metered, refused where it cannot exclude other processes (see above). */
+  private Map<String, String> lockKeys(ServicedTable table) {
+    return MeteredLocks.wrap(table.id(), table.basePath(), table.hoodieKeys(), storageConfiguration.unwrap());
   }
 
   /**
@@ -98,8 +103,7 @@ public final class HudiTables {
    */
   public HoodieJavaWriteClient<HoodieAvroPayload> writeClientJudgingWriters(ServicedTable table,
                                                                            HoodieTableMetaClient metaClient) {
-    HoodieWriteConfig config = TableWriteConfigs.build(metaClient,
-        MeteredLocks.wrap(table.id(), table.basePath(), table.hoodieKeys()),
+    HoodieWriteConfig config = TableWriteConfigs.build(metaClient, lockKeys(table),
         WriterHeartbeat.of(table.hoodieKeys()).asHeartbeatSettings(), table.indexes());
     return new HoodieJavaWriteClient<>(engineContext(), config);
   }

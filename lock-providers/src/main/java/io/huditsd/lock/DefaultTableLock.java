@@ -53,7 +53,10 @@ public final class DefaultTableLock {
         + " with hoodie.write.lock.zookeeper.url and hoodie.write.lock.zookeeper.base_path";
   }
 
-  /** A table with no lock configured on a store the daemon has no default lock for. */
+  /**
+   * A table the daemon has no lock for that excludes other processes: none configured on a store the daemon has no
+   * default lock for, or the S3 storage lock on a store that ignores conditional writes.
+   */
   public static final class NoTableLockException extends IllegalStateException {
     public NoTableLockException(String message) {
       super(message);

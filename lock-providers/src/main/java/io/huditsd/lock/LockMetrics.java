@@ -1,6 +1,7 @@
 package io.huditsd.lock;
 
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
@@ -24,6 +25,19 @@ public final class LockMetrics {
       .help("Storage lock requests the object store answered with throttling (503 SlowDown, 429); the SDK retries"
           + " them with back-off and jitter")
       .labelNames("op").build();
+  static final GaugeWithCallback S3_CONDITIONAL_WRITES = GaugeWithCallback.builder()
+      .name("tsd_s3_conditional_writes")
+      .help("Whether an S3 store (endpoint and bucket) honours the conditional writes (If-None-Match, If-Match) the S3"
+          + " storage lock relies on, as probed once per store before its first lock: 1 on the verdict of the last"
+          + " probe, 0 on the others. ignored: the store's tables are refused (configure a ZooKeeper lock); unknown:"
+          + " the probe failed and runs again at the next use")
+      .labelNames("endpoint", "bucket", "verdict")
+      .callback(callback -> ConditionalWriteProbe.results().forEach((store, result) -> {
+        for (ConditionalWriteProbe.Verdict verdict : ConditionalWriteProbe.Verdict.values()) {
+          callback.call(verdict == result.verdict() ? 1 : 0, store.endpoint(), store.bucket(), verdict.label());
+        }
+      }))
+      .build();
 
   private LockMetrics() {
   }
@@ -35,6 +49,7 @@ public final class LockMetrics {
     registry.register(FAILURES);
     registry.register(STORAGE_REQUESTS);
     registry.register(STORAGE_THROTTLED);
+    registry.register(S3_CONDITIONAL_WRITES);
     LockStorageRequests.install(new LockStorageRequests.Sink() {
       @Override
       public void requested(String operation) {

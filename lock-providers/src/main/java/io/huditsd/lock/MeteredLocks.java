@@ -1,5 +1,7 @@
 package io.huditsd.lock;
 
+import org.apache.hadoop.conf.Configuration;
+
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,6 +31,24 @@ public final class MeteredLocks {
     wrapped.put(MeteredLockProvider.DELEGATE_KEY, daemonProvider(provider, basePath));
     wrapped.put(MeteredLockProvider.TABLE_KEY, tableId);
     wrapped.put(LockProviderCheck.LOCK_PROVIDER_KEY, MeteredLockProvider.class.getName());
+    return wrapped;
+  }
+
+  /**
+   * As {@link #wrap(String, String, Map)}, and refuses the table when its lock is {@link S3StorageLockProvider} on a
+   * store that ignores conditional writes ({@link S3StorageLockProvider#requireConditionalWrites}, with the S3A
+   * settings of {@code hadoop}; the verdict is kept per store, so this probes once per endpoint and bucket).
+   *
+   * @throws DefaultTableLock.NoTableLockException when no lock is configured and the table's store has no default,
+   *     or when the table's S3 storage lock cannot exclude other processes
+   * @throws IllegalStateException when whether the store honours conditional writes could not be found out
+   */
+  public static Map<String, String> wrap(String tableId, String basePath, Map<String, String> keys,
+                                         Configuration hadoop) {
+    Map<String, String> wrapped = wrap(tableId, basePath, keys);
+    if (S3StorageLockProvider.class.getName().equals(wrapped.get(MeteredLockProvider.DELEGATE_KEY))) {
+      S3StorageLockProvider.requireConditionalWrites(basePath, wrapped, hadoop);
+    }
     return wrapped;
   }
 

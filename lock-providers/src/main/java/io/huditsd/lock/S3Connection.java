@@ -28,6 +28,16 @@ record S3Connection(AmazonS3 s3, AWSCredentialProviderList credentials) implemen
     Objects.requireNonNull(credentials, "credentials is null");
   }
 
+  /**
+   * The endpoint S3A talks to for {@code bucket} ({@code fs.s3a.endpoint}, per-bucket options applied), or
+   * {@code "default"} when none is set (AWS S3 of the configured region): what names the store.
+   */
+  static String endpoint(String bucket, Configuration configuration) {
+    String endpoint = S3AUtils.propagateBucketOptions(configuration, bucket)
+        .getTrimmed(Constants.ENDPOINT, Constants.DEFAULT_ENDPOINT);
+    return endpoint.isEmpty() ? "default" : endpoint;
+  }
+
   /** A client to {@code bucket} with the S3A settings of {@code configuration}. */
   static S3Connection open(String bucket, Configuration configuration) throws IOException {
     Objects.requireNonNull(bucket, "bucket is null");

@@ -73,6 +73,7 @@ public final class S3StorageLockClient implements StorageLockClient {
   private final String bucket;
   private final String key;
   private final int requestTimeoutMillis;
+  private final ConditionalWriteProbe.Store store;
   private final S3Connection connection;
 
   /** The constructor Hudi's StorageBasedLockProvider calls for a client; Hadoop settings from the class path. */
@@ -98,6 +99,7 @@ public final class S3StorageLockClient implements StorageLockClient {
     this.bucket = bucketAndKey.getLeft();
     this.key = bucketAndKey.getRight();
     this.requestTimeoutMillis = (int) TimeUnit.SECONDS.toMillis(validitySeconds(properties) / 5);
+    this.store = new ConditionalWriteProbe.Store(S3Connection.endpoint(bucket, hadoop), bucket);
     try {
       this.connection = S3Connection.open(bucket, hadoop);
     } catch (IOException e) {
@@ -110,7 +112,7 @@ public final class S3StorageLockClient implements StorageLockClient {
    * The lease: a string as writers' options set it, or a number (Hudi's client casts the value to Number, which fails
    * on a string).
    */
-  private static long validitySeconds(Properties properties) {
+  static long validitySeconds(Properties properties) {
     Object value = properties.get(StorageBasedLockConfig.VALIDITY_TIMEOUT_SECONDS.key());
     if (value == null) {
       return StorageBasedLockConfig.VALIDITY_TIMEOUT_SECONDS.defaultValue();
@@ -121,6 +123,20 @@ public final class S3StorageLockClient implements StorageLockClient {
   /** The bucket and key of the lock object, {@code bucket/key}. */
   String object() {
     return bucket + "/" + key;
+  }
+
+  /** The store (endpoint and bucket) the lock object is in. */
+  ConditionalWriteProbe.Store store() {
+    return store;
+  }
+
+  /**
+   * Whether the store honours the conditional writes this lock relies on: the verdict known in this process, else a
+   * probe beside the lock object ({@link ConditionalWriteProbe}).
+   */
+  ConditionalWriteProbe.Result conditionalWrites() {
+    String lockFolderKey = key.substring(0, key.lastIndexOf('/') + 1);
+    return ConditionalWriteProbe.verdict(store, connection.s3(), lockFolderKey, requestTimeoutMillis);
   }
 
   private <T extends AmazonWebServiceRequest> T timed(T request) {

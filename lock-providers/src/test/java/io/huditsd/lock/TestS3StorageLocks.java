@@ -256,10 +256,12 @@ class TestS3StorageLocks {
   /**
    * Each lock operation is one request: a GET to see the lock, a PUT to take, renew or release it; the first
    * acquisition also asks whether Hudi's lock audit is enabled ({@code .locks/audit_enabled.json}: a HEAD, Hudi's
-   * {@code AuditServiceFactory}, again on every acquisition while the audit is off).
+   * {@code AuditServiceFactory}, again on every acquisition while the audit is off). Whether the store honours
+   * conditional writes is probed once per process and store, before its first lock, and left out of these counts.
    */
   @Test
   void lockRequestsAreCountedByOperation() throws Exception {
+    S3StorageLockProvider.requireConditionalWrites(basePath, Map.of(), hadoop);
     Map<String, AtomicLong> requested = new ConcurrentHashMap<>();
     LockStorageRequests.install(new LockStorageRequests.Sink() {
       @Override

@@ -30,11 +30,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * with S3's XML error body) to the next N requests, or to a fraction of them, and forwards every other request as it
  * came (headers and body; S3Mock does not check signatures, so the Host header may change). Point S3A's
  * {@code fs.s3a.endpoint} at {@link #endpoint()} instead of the server's.
+ *
+ * <p>It can also play a store that ignores conditional writes ({@link #dropConditionalHeaders}), as S3Proxy 2.6 on
+ * its filesystem backend does: every PUT is then a plain PUT, answered 200 whatever the object's state.
  */
 public final class ThrottlingProxy implements AutoCloseable {
   /** Headers java.net.http sets itself or refuses, and hop-by-hop ones. */
   private static final Set<String> NOT_FORWARDED = Set.of("host", "connection", "content-length", "expect", "upgrade",
       "transfer-encoding", "keep-alive", "date");
+  /** The conditions of a conditional write, dropped by {@link #dropConditionalHeaders}. */
+  private static final Set<String> CONDITIONAL = Set.of("if-none-match", "if-match");
   private static final byte[] SLOW_DOWN = """
       <?xml version="1.0" encoding="UTF-8"?>
       <Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message>\
@@ -54,6 +59,7 @@ public final class ThrottlingProxy implements AutoCloseable {
   private final AtomicLong throttled = new AtomicLong();
   private final AtomicLong forwarded = new AtomicLong();
   private volatile double fraction;
+  private volatile boolean dropConditional;
   private final SplittableRandom random;
 
   private ThrottlingProxy(URI target, long seed) throws IOException {
@@ -91,6 +97,14 @@ public final class ThrottlingProxy implements AutoCloseable {
       throw new IllegalArgumentException("fraction must be within [0, 1]: " + fraction);
     }
     this.fraction = fraction;
+  }
+
+  /**
+   * From now on, with {@code drop}, the {@code If-None-Match} and {@code If-Match} request headers are not forwarded:
+   * the server behind sees plain writes, as a store that ignores conditional writes treats them.
+   */
+  public void dropConditionalHeaders(boolean drop) {
+    this.dropConditional = drop;
   }
 
   /** Requests answered 503 SlowDown so far. */
@@ -147,8 +161,10 @@ public final class ThrottlingProxy implements AutoCloseable {
     HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(2))
         .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofByteArray(body));
+    boolean dropping = dropConditional;
     for (Map.Entry<String, List<String>> header : exchange.getRequestHeaders().entrySet()) {
-      if (!NOT_FORWARDED.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+      String name = header.getKey().toLowerCase(Locale.ROOT);
+      if (!NOT_FORWARDED.contains(name) && !(dropping && CONDITIONAL.contains(name))) {
         header.getValue().forEach(value -> request.header(header.getKey(), value));
       }
     }

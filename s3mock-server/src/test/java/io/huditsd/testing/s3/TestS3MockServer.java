@@ -27,6 +27,21 @@ class TestS3MockServer {
       assertThat(put(key, "If-Match", etag, "four").statusCode()).isEqualTo(200);
       assertThat(http.send(HttpRequest.newBuilder(key).GET().build(), HttpResponse.BodyHandlers.ofString()).body())
           .isEqualTo("four");
+
+      // Through the proxy playing a store that ignores conditional writes, the same requests all succeed.
+      try (ThrottlingProxy proxy = ThrottlingProxy.start(server.endpoint())) {
+        proxy.dropConditionalHeaders(true);
+        URI viaProxy = URI.create(proxy.endpoint() + "/lake/.hoodie/.locks/table_lock.json");
+        assertThat(put(viaProxy, "If-None-Match", "*", "five").statusCode()).as("a create of an existing key")
+            .isEqualTo(200);
+        assertThat(put(viaProxy, "If-Match", "\"not-the-etag\"", "six").statusCode()).as("a write with a wrong ETag")
+            .isEqualTo(200);
+        proxy.dropConditionalHeaders(false);
+        assertThat(put(viaProxy, "If-None-Match", "*", "seven").statusCode()).as("forwarded again")
+            .isEqualTo(412);
+      }
+      assertThat(http.send(HttpRequest.newBuilder(key).GET().build(), HttpResponse.BodyHandlers.ofString()).body())
+          .isEqualTo("six");
     }
   }
 
