@@ -138,9 +138,9 @@ public class TsdApplication extends Application<TsdConfiguration> {
   @Override
   protected void onFatalError(Throwable error) {
     if (error instanceof OnceCommand.CommandFailedException failed) {
-      System.exit(failed.outcome().exitCode(false));
+      ExitStatus.exit(failed.outcome().exitCode(false));
     }
-    System.exit(error instanceof ArgumentParserException ? OnceOutcome.BAD_INPUT.exitCode(false) : 1);
+    ExitStatus.exit(error instanceof ArgumentParserException ? OnceOutcome.BAD_INPUT.exitCode(false) : 1);
   }
 
   @Override
