@@ -155,7 +155,7 @@ final class OnceCommand extends Command {
       throw new CommandFailedException(OnceOutcome.TABLE_FAILED, String.join("\n", failures), true);
     }
     // Hudi's clients can leave non-daemon threads behind; a one-shot pass must end.
-    System.exit(outcome.exitCode(detailed));
+    ExitStatus.exit(outcome.exitCode(detailed));
   }
 
   /** What a pass services and with what: the tables, their workers, the Spark engine, Hudi's clients. */

@@ -12,6 +12,7 @@ import io.huditsd.api.console.WebJars;
 import io.huditsd.api.logging.LogRedaction;
 import io.huditsd.api.logging.LogRedactor;
 import io.huditsd.api.logging.QuietRequestLog;
+import io.huditsd.api.logging.TimedLogLevels;
 import io.huditsd.api.metrics.BuildInfoCollector;
 import io.huditsd.api.metrics.DropwizardMetricsCollector;
 import io.huditsd.api.rest.BacklogSeriesResource;
@@ -137,9 +138,9 @@ public class TsdApplication extends Application<TsdConfiguration> {
   @Override
   protected void onFatalError(Throwable error) {
     if (error instanceof OnceCommand.CommandFailedException failed) {
-      System.exit(failed.outcome().exitCode(false));
+      ExitStatus.exit(failed.outcome().exitCode(false));
     }
-    System.exit(error instanceof ArgumentParserException ? OnceOutcome.BAD_INPUT.exitCode(false) : 1);
+    ExitStatus.exit(error instanceof ArgumentParserException ? OnceOutcome.BAD_INPUT.exitCode(false) : 1);
   }
 
   @Override
@@ -207,6 +208,11 @@ public class TsdApplication extends Application<TsdConfiguration> {
     environment.healthChecks().register("worker-pool", new WorkerPoolHealthCheck(daemon.pool()));
     environment.healthChecks().register("tables", new TablesHealthCheck(daemon.registry(),
         configuration.getTableHealth(), daemon.ownership()::owns));
+    // Dropwizard's own task at this path stays registered but unreachable: the exact mapping wins over /tasks/*.
+    TimedLogLevels logLevels = TimedLogLevels.ofLogback();
+    environment.lifecycle().manage(logLevels);
+    environment.admin().addServlet("log-level", new LogLevelServlet(logLevels, environment.getObjectMapper()))
+        .addMapping(LogLevelServlet.PATH);
     environment.admin().addServlet("live", new ProbeServlet(daemon::isLive)).addMapping("/live");
     environment.admin().addServlet("ready", new ProbeServlet(daemon::isReady)).addMapping("/ready");
   }
