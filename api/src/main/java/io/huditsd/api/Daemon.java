@@ -32,6 +32,7 @@ import io.huditsd.ha.ZookeeperOwnership;
 import io.huditsd.lock.ZookeeperClients;
 import io.huditsd.scheduler.CommitCallbackMetrics;
 import io.huditsd.scheduler.CommitCallbacks;
+import io.huditsd.scheduler.DiscoveryMetrics;
 import io.huditsd.scheduler.DiscoveryService;
 import io.huditsd.scheduler.DuePlanner;
 import io.huditsd.scheduler.PollDebouncer;
@@ -122,7 +123,8 @@ public final class Daemon implements Managed {
     this.polling = pollingService(configuration, tables, hadoopConfiguration, planner, ownership, registry,
         PollObserver.all(observers));
     this.servicedTables = new ServicedTables(configuration);
-    this.discovery = discoveryService(configuration, hadoopConfiguration, servicedTables, registry);
+    this.discovery = discoveryService(configuration, hadoopConfiguration, servicedTables, registry,
+        new DiscoveryMetrics(metrics));
     registry.addListener(polling);
     registry.addListener(backlogSeries);
     registry.addListener(new OwnershipTracking(ownership));
@@ -180,10 +182,11 @@ public final class Daemon implements Managed {
   }
 
   private static DiscoveryService discoveryService(TsdConfiguration configuration, Configuration hadoopConfiguration,
-                                                   ServicedTables servicedTables, TableRegistry registry) {
+                                                   ServicedTables servicedTables, TableRegistry registry,
+                                                   DiscoveryMetrics metrics) {
     return new DiscoveryService(new TableDiscovery(hadoopConfiguration, configuration.getDiscovery().maxDepth()),
         configuration.getDiscovery().roots(), servicedTables, registry,
-        Duration.ofMillis(configuration.getDiscovery().interval().toMilliseconds()));
+        Duration.ofMillis(configuration.getDiscovery().interval().toMilliseconds()), metrics);
   }
 
   /** A poll of a table outside its schedule; a table not scheduled (yet, or any more) is polled on its own. */
