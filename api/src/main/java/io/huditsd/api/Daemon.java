@@ -8,6 +8,7 @@ import io.huditsd.api.metrics.PollMetrics;
 import io.huditsd.api.metrics.RunMetrics;
 import io.huditsd.api.metrics.StorageRequestsCollector;
 import io.huditsd.api.metrics.TableMetricsCollector;
+import io.huditsd.api.metrics.TableSeriesRegistry;
 import io.huditsd.config.EngineKind;
 import io.huditsd.config.HaConfig;
 import io.huditsd.config.HeartbeatSettings;
@@ -42,7 +43,6 @@ import io.huditsd.scheduler.TableDiscovery;
 import io.huditsd.scheduler.TablePoller;
 import io.huditsd.scheduler.TableRegistry;
 import io.huditsd.scheduler.TableState;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.apache.hadoop.conf.Configuration;
 
 import java.nio.file.Path;
@@ -93,7 +93,7 @@ public final class Daemon implements Managed {
    * @param sparkSettings the {@code spark} section resolved at start ({@link SparkSettings#resolve}); empty without
    *     one: every plan runs in the daemon
    */
-  public Daemon(TsdConfiguration configuration, Optional<SparkSettings> sparkSettings, PrometheusRegistry metrics,
+  public Daemon(TsdConfiguration configuration, Optional<SparkSettings> sparkSettings, TableSeriesRegistry metrics,
                 ObjectMapper mapper) {
     this.configuration = Objects.requireNonNull(configuration, "configuration is null");
     this.history = runHistory(configuration, mapper, sparkApplications);
@@ -128,6 +128,7 @@ public final class Daemon implements Managed {
     registry.addListener(polling);
     registry.addListener(backlogSeries);
     registry.addListener(new OwnershipTracking(ownership));
+    metrics.follow(registry);
     ownership.addListener(new OwnershipFollower(registry, polling, pool));
     commitCallbacks.ifPresent(ownership::addListener);
     metrics.register(new TableMetricsCollector(registry, pool, outcomes, ownership));
