@@ -8,6 +8,7 @@ import io.huditsd.api.metrics.PollMetrics;
 import io.huditsd.api.metrics.RunMetrics;
 import io.huditsd.api.metrics.StorageRequestsCollector;
 import io.huditsd.api.metrics.TableMetricsCollector;
+import io.huditsd.api.metrics.TableSeriesRegistry;
 import io.huditsd.config.EngineKind;
 import io.huditsd.config.HaConfig;
 import io.huditsd.config.HeartbeatSettings;
@@ -32,6 +33,7 @@ import io.huditsd.ha.ZookeeperOwnership;
 import io.huditsd.lock.ZookeeperClients;
 import io.huditsd.scheduler.CommitCallbackMetrics;
 import io.huditsd.scheduler.CommitCallbacks;
+import io.huditsd.scheduler.DiscoveryMetrics;
 import io.huditsd.scheduler.DiscoveryService;
 import io.huditsd.scheduler.DuePlanner;
 import io.huditsd.scheduler.PollDebouncer;
@@ -41,7 +43,6 @@ import io.huditsd.scheduler.TableDiscovery;
 import io.huditsd.scheduler.TablePoller;
 import io.huditsd.scheduler.TableRegistry;
 import io.huditsd.scheduler.TableState;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.apache.hadoop.conf.Configuration;
 
 import java.nio.file.Path;
@@ -92,7 +93,7 @@ public final class Daemon implements Managed {
    * @param sparkSettings the {@code spark} section resolved at start ({@link SparkSettings#resolve}); empty without
    *     one: every plan runs in the daemon
    */
-  public Daemon(TsdConfiguration configuration, Optional<SparkSettings> sparkSettings, PrometheusRegistry metrics,
+  public Daemon(TsdConfiguration configuration, Optional<SparkSettings> sparkSettings, TableSeriesRegistry metrics,
                 ObjectMapper mapper) {
     this.configuration = Objects.requireNonNull(configuration, "configuration is null");
     this.history = runHistory(configuration, mapper, sparkApplications);
@@ -122,10 +123,12 @@ public final class Daemon implements Managed {
     this.polling = pollingService(configuration, tables, hadoopConfiguration, planner, ownership, registry,
         PollObserver.all(observers));
     this.servicedTables = new ServicedTables(configuration);
-    this.discovery = discoveryService(configuration, hadoopConfiguration, servicedTables, registry);
+    this.discovery = discoveryService(configuration, hadoopConfiguration, servicedTables, registry,
+        new DiscoveryMetrics(metrics));
     registry.addListener(polling);
     registry.addListener(backlogSeries);
     registry.addListener(new OwnershipTracking(ownership));
+    metrics.follow(registry);
     ownership.addListener(new OwnershipFollower(registry, polling, pool));
     commitCallbacks.ifPresent(ownership::addListener);
     metrics.register(new TableMetricsCollector(registry, pool, outcomes, ownership));
@@ -180,10 +183,11 @@ public final class Daemon implements Managed {
   }
 
   private static DiscoveryService discoveryService(TsdConfiguration configuration, Configuration hadoopConfiguration,
-                                                   ServicedTables servicedTables, TableRegistry registry) {
+                                                   ServicedTables servicedTables, TableRegistry registry,
+                                                   DiscoveryMetrics metrics) {
     return new DiscoveryService(new TableDiscovery(hadoopConfiguration, configuration.getDiscovery().maxDepth()),
         configuration.getDiscovery().roots(), servicedTables, registry,
-        Duration.ofMillis(configuration.getDiscovery().interval().toMilliseconds()));
+        Duration.ofMillis(configuration.getDiscovery().interval().toMilliseconds()), metrics);
   }
 
   /** A poll of a table outside its schedule; a table not scheduled (yet, or any more) is polled on its own. */

@@ -238,7 +238,14 @@ final class OnceCommand extends Command {
       tables.put(table.basePath(), table);
     }
     DiscoveryConfig discovery = configuration.getDiscovery();
-    for (String path : new TableDiscovery(hadoopConfiguration, discovery.maxDepth()).scan(discovery.roots())) {
+    List<TableDiscovery.RootScan> scans = new TableDiscovery(hadoopConfiguration, discovery.maxDepth())
+        .scan(discovery.roots());
+    for (TableDiscovery.RootScan scan : scans) {
+      scan.failure().ifPresent(failure -> LOG.warn("Discovery scan of root {} is incomplete ({}): this pass "
+          + "services only the {} table(s) found under it before the failure", scan.root(), failure,
+          scan.tables().size()));
+    }
+    for (String path : TableDiscovery.tablesOf(scans)) {
       // An explicit entry for a discovered table wins, as in the server.
       tables.putIfAbsent(path, serviced.discovered(path));
     }

@@ -15,6 +15,7 @@ import io.huditsd.api.logging.QuietRequestLog;
 import io.huditsd.api.logging.TimedLogLevels;
 import io.huditsd.api.metrics.BuildInfoCollector;
 import io.huditsd.api.metrics.DropwizardMetricsCollector;
+import io.huditsd.api.metrics.TableSeriesRegistry;
 import io.huditsd.api.rest.BacklogSeriesResource;
 import io.huditsd.api.rest.BearerToken;
 import io.huditsd.api.rest.BearerTokenFilter;
@@ -39,7 +40,6 @@ import io.huditsd.scheduler.TableOperations;
 import io.huditsd.scheduler.TableProbe;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.servlet.DispatcherType;
 import net.sourceforge.argparse4j.inf.ArgumentParserException;
 import org.eclipse.jetty.server.Server;
@@ -146,7 +146,8 @@ public class TsdApplication extends Application<TsdConfiguration> {
   @Override
   public void run(TsdConfiguration configuration, Environment environment) {
     JvmOpens.missing().ifPresent(LOG::warn);
-    PrometheusRegistry metrics = new PrometheusRegistry();
+    // Knows the families labelled by table, so that a table no longer serviced takes its series with it.
+    TableSeriesRegistry metrics = new TableSeriesRegistry();
     JvmMetrics.builder().register(metrics);
     metrics.register(new DropwizardMetricsCollector(environment.metrics()));
     metrics.register(BuildInfoCollector.ofThisBuild());

@@ -12,7 +12,8 @@ import java.util.Optional;
  * Discovery roots: every directory under a root that holds {@code .hoodie/hoodie.properties} is serviced.
  *
  * @param roots directories (local paths or Hadoop URIs) to scan
- * @param interval how often the roots are re-scanned; tables that vanished are dropped, new ones added
+ * @param interval how often the roots are re-scanned; new tables are added, and a table that two complete
+ *     scans in a row no longer find is dropped
  * @param maxDepth how many directory levels below a root are searched for tables (a table's own subtree is never
  *     descended into)
  * @param hoodie {@code hoodie.*} keys applied to every discovered table, over the global ones

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,6 +30,10 @@ class TestTableDiscovery {
     return localTables.create(directory, HoodieTableType.COPY_ON_WRITE, 9, Map.of()).basePath();
   }
 
+  private Set<String> found(List<String> roots) {
+    return TableDiscovery.tablesOf(discovery.scan(roots));
+  }
+
   @BeforeEach
   void emptyDirectoriesAndStrayFiles() throws IOException {
     Files.createDirectories(root.resolve("empty/deeper"));
@@ -41,7 +46,7 @@ class TestTableDiscovery {
     String nested = table("sales/eu/orders");
     table("a/b/c/too_deep");
 
-    assertThat(discovery.scan(List.of(root.toString()))).containsExactly(shallow, nested);
+    assertThat(found(List.of(root.toString()))).containsExactly(shallow, nested);
   }
 
   @Test
@@ -50,7 +55,7 @@ class TestTableDiscovery {
     // A table directory inside a table (a stray copy, or the metadata table under .hoodie) is part of the outer one.
     table("orders/eu/copy_of_orders");
 
-    assertThat(discovery.scan(List.of(root.toString()))).containsExactly(outer);
+    assertThat(found(List.of(root.toString()))).containsExactly(outer);
   }
 
   @Test
@@ -59,22 +64,72 @@ class TestTableDiscovery {
     table(".trash/orders");
     table("_temporary/orders");
 
-    assertThat(discovery.scan(List.of(root.toString()))).containsExactly(visible);
+    assertThat(found(List.of(root.toString()))).containsExactly(visible);
   }
 
   @Test
-  void ignoresMissingRootsAndScansTheOthers() throws IOException {
+  void aMissingRootIsACompleteScanThatFindsNothing() throws IOException {
     String found = table("lake/orders");
 
-    assertThat(discovery.scan(List.of(root.resolve("missing").toString(), root.resolve("lake").toString())))
-        .containsExactly(found);
+    List<TableDiscovery.RootScan> scans = discovery.scan(List.of(root.resolve("missing").toString(),
+        root.resolve("lake").toString()));
+
+    // Nothing there is an answer: the tables that were under it are gone.
+    assertThat(scans).extracting(TableDiscovery.RootScan::complete).containsExactly(true, true);
+    assertThat(TableDiscovery.tablesOf(scans)).containsExactly(found);
+  }
+
+  @Test
+  void aDirectoryRemovedDuringTheWalkTakesOnlyItsOwnTables() throws IOException {
+    String orders = table("orders");
+    table("sales/eu/orders");
+    table("sales/us/orders");
+    String customers = table("crm/customers");
+    FaultInjectingFileSystem fileSystem = FaultInjectingFileSystem.create();
+    // rm -rf of sales after the root's listing named it, before the walk reaches it.
+    fileSystem.afterListing(directory -> {
+      if (directory.getName().equals(root.getFileName().toString())) {
+        Directories.delete(root.resolve("sales"));
+      }
+    });
+
+    List<TableDiscovery.RootScan> scans = new TableDiscovery(path -> fileSystem, 3).scan(List.of(root.toString()));
+
+    assertThat(scans).singleElement().satisfies(scan -> {
+      assertThat(scan.complete()).as(scan.failure().orElse("")).isTrue();
+      assertThat(scan.tables()).containsExactly(customers, orders);
+    });
+  }
+
+  @Test
+  void aFailedListingMakesTheRootsScanIncompleteNamingTheCauseAndTheWalkGoesOn() throws IOException {
+    String orders = table("orders");
+    table("crm/customers");
+    String euOrders = table("sales/eu/orders");
+    FaultInjectingFileSystem fileSystem = FaultInjectingFileSystem.create();
+    fileSystem.beforeListing(directory -> {
+      if (directory.getName().equals("crm")) {
+        throw new IOException("503 SlowDown: Please reduce your request rate");
+      }
+    });
+
+    List<TableDiscovery.RootScan> scans = new TableDiscovery(path -> fileSystem, 3).scan(List.of(root.toString()));
+
+    assertThat(scans).singleElement().satisfies(scan -> {
+      assertThat(scan.complete()).isFalse();
+      assertThat(scan.root()).isEqualTo(TablePaths.normalize(root.toString()));
+      assertThat(scan.failure()).contains(TablePaths.normalize(root.resolve("crm").toString())
+          + ": IOException: 503 SlowDown: Please reduce your request rate");
+      // The failure hides only its own subtree: the walk went on with the others.
+      assertThat(scan.tables()).containsExactly(orders, euOrders);
+    });
   }
 
   @Test
   void aRootThatIsItselfATableIsFound() throws IOException {
     String table = table("orders");
 
-    assertThat(discovery.scan(List.of(root.resolve("orders").toString()))).containsExactly(table);
+    assertThat(found(List.of(root.resolve("orders").toString()))).containsExactly(table);
   }
 
   @Test
@@ -82,7 +137,7 @@ class TestTableDiscovery {
     String spaced = table("my tables/orders 2026");
     String plain = table("orders");
 
-    assertThat(discovery.scan(List.of(root.toString()))).containsExactly(spaced, plain);
+    assertThat(found(List.of(root.toString()))).containsExactly(spaced, plain);
     assertThat(spaced).isEqualTo(TablePaths.normalize(root.resolve("my tables/orders 2026").toString()));
   }
 
@@ -90,7 +145,7 @@ class TestTableDiscovery {
   void rootsGivenTwiceOrAsUrisFindEachTableOnce() throws IOException {
     String table = table("orders");
 
-    assertThat(discovery.scan(List.of(root.toString(), "file://" + root + "/", root + "/./")))
+    assertThat(found(List.of(root.toString(), "file://" + root + "/", root + "/./")))
         .containsExactly(table);
   }
 
@@ -114,6 +169,6 @@ class TestTableDiscovery {
     assertThat(discovery.find(roots, "/elsewhere/orders")).isEmpty();
     assertThat(discovery.find(List.of(root.resolve("sales").toString()), shallow)).isEmpty();
     // Every path find accepts, a scan finds.
-    assertThat(discovery.scan(roots)).contains(shallow, nested).doesNotContain(tooDeep, hidden, inside);
+    assertThat(found(roots)).contains(shallow, nested).doesNotContain(tooDeep, hidden, inside);
   }
 }
