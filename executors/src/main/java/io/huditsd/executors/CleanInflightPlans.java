@@ -102,17 +102,21 @@ public final class CleanInflightPlans {
     return repaired;
   }
 
-  /** Finds the empty inflight files of one timeline folder. */
-  public static List<StoragePath> emptyInflights(HoodieStorage storage, StoragePath timeline) {
+  /** An empty inflight file and the non-empty requested plan beside it. */
+  private record EmptyInflight(StoragePath inflight, StoragePath requested) {
+  }
+
+  /** The empty inflight files of one timeline folder whose requested plan is there, from one listing. */
+  private static List<EmptyInflight> emptyInflights(HoodieStorage storage, StoragePath timeline) {
     Map<String, StoragePathInfo> files = list(storage, timeline);
-    List<StoragePath> empty = new ArrayList<>();
+    List<EmptyInflight> empty = new ArrayList<>();
     for (StoragePathInfo info : files.values()) {
       String name = info.getPath().getName();
       if (name.endsWith(INFLIGHT_SUFFIX) && info.getLength() == 0) {
-        String requestedName = name.substring(0, name.length() - INFLIGHT_SUFFIX.length()) + REQUESTED_SUFFIX;
-        StoragePathInfo requested = files.get(requestedName);
+        StoragePathInfo requested =
+            files.get(name.substring(0, name.length() - INFLIGHT_SUFFIX.length()) + REQUESTED_SUFFIX);
         if (requested != null && requested.getLength() > 0) {
-          empty.add(info.getPath());
+          empty.add(new EmptyInflight(info.getPath(), requested.getPath()));
         }
       }
     }
@@ -121,10 +125,9 @@ public final class CleanInflightPlans {
 
   private static List<StoragePath> repair(HoodieStorage storage, StoragePath timeline) {
     List<StoragePath> repaired = new ArrayList<>();
-    for (StoragePath inflight : emptyInflights(storage, timeline)) {
-      String name = inflight.getName();
-      StoragePath requested = new StoragePath(timeline,
-          name.substring(0, name.length() - INFLIGHT_SUFFIX.length()) + REQUESTED_SUFFIX);
+    for (EmptyInflight empty : emptyInflights(storage, timeline)) {
+      StoragePath inflight = empty.inflight();
+      StoragePath requested = empty.requested();
       byte[] plan = read(storage, requested);
       // One PUT on an object store; on a file system a truncate and write of a few KB, where a reader in between
       // sees the empty file it sees now.

@@ -7,6 +7,7 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -27,10 +28,7 @@ public final class PlanLiveness {
 
   /** When the heartbeat of {@code instant} expires unless renewed; empty when there is none or it expired. */
   public Optional<Instant> aliveUntil(HoodieTableMetaClient metaClient, String instant) {
-    long last = lastHeartbeatMillis(metaClient, instant);
-    long expires = last + heartbeat.expiryMillis();
-    return last > 0 && System.currentTimeMillis() <= expires
-        ? Optional.of(Instant.ofEpochMilli(expires)) : Optional.empty();
+    return liveHeartbeat(metaClient, instant).map(Heartbeat::expiresAt);
   }
 
   /**
@@ -52,9 +50,9 @@ public final class PlanLiveness {
    */
   public record Heartbeat(Instant renewedAt, Instant renewalDue, Instant expiresAt) {
     public Heartbeat {
-      java.util.Objects.requireNonNull(renewedAt, "renewedAt is null");
-      java.util.Objects.requireNonNull(renewalDue, "renewalDue is null");
-      java.util.Objects.requireNonNull(expiresAt, "expiresAt is null");
+      Objects.requireNonNull(renewedAt, "renewedAt is null");
+      Objects.requireNonNull(renewalDue, "renewalDue is null");
+      Objects.requireNonNull(expiresAt, "expiresAt is null");
     }
   }
 

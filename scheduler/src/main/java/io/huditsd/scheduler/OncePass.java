@@ -28,8 +28,8 @@ import java.util.function.Function;
  * within it, however many rounds the work takes.
  *
  * <p>A plan skipped because a heartbeat holds it (the run before this one was killed mid-plan, or another process
- * runs it) is watched, not retried at once: the pass waits until that heartbeat expires, within the deadline, and
- * looks again. Not renewed by then, the plan was abandoned, and the next round rolls it back and runs it (Hudi's
+ * runs it) is watched, not retried at once: the pass waits for the holder's next renewal and then, if there was
+ * none, for the heartbeat's expiry, within the deadline. Not renewed by then, the plan was abandoned, and the next round rolls it back and runs it (Hudi's
  * rule for an expired heartbeat). Renewed, a live process holds it: it is left to that process and reported as left,
  * never as serviced.
  */
