@@ -4,6 +4,7 @@ import io.huditsd.api.JvmOpens;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -98,6 +99,22 @@ public final class Tsd {
         Thread.currentThread().interrupt();
         return "(no thread dump: interrupted)";
       }
+    }
+
+    public String stderr() {
+      return read(logs.resolveSibling(logs.getFileName() + ".err"));
+    }
+
+    /**
+     * Sends {@code signal} ({@code STOP}, {@code CONT}, ...) with kill(1). SIGSTOP freezes every thread of the
+     * process, its heartbeat timers included, as a hung node does; SIGCONT lets them run on.
+     */
+    public void signal(String signal) throws IOException, InterruptedException {
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).redirectErrorStream(true)
+          .start();
+      assertThat(kill.waitFor(30, TimeUnit.SECONDS)).as("kill -%s %d ended", signal, process.pid()).isTrue();
+      assertThat(kill.exitValue()).as("exit code of kill -%s %d: %s", signal, process.pid(),
+          new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
     }
 
     /** Waits for the process to end by itself; its exit code, or empty if it still runs after {@code timeout}. */
