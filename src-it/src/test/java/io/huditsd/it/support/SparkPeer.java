@@ -88,6 +88,16 @@ public final class SparkPeer implements AutoCloseable {
    * {@code SparkConf} loads as spark-submit's {@code --conf} would.
    */
   public static SparkPeer start(Path work, Map<String, String> sparkConf) throws InterruptedException {
+    return start(work, sparkConf, classpath());
+  }
+
+  /** Starts a peer whose Hudi is {@code writer}'s official Spark bundle (in place of 1.2.0's). */
+  public static SparkPeer start(Path work, HudiWriter writer) throws InterruptedException {
+    return start(work, Map.of(), writer.peerClasspath(classpath()));
+  }
+
+  private static SparkPeer start(Path work, Map<String, String> sparkConf, String classpath)
+      throws InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(javaExecutable());
     command.add("-Xmx2g");
@@ -99,7 +109,7 @@ public final class SparkPeer implements AutoCloseable {
       command.add("-D" + key + "=" + value);
     });
     command.add("-cp");
-    command.add(classpath());
+    command.add(classpath);
     command.add("io.huditsd.sparkpeer.SparkPeer");
     command.add(work.toString());
     Process process;

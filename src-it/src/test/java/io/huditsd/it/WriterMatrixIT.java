@@ -1,0 +1,218 @@
+package io.huditsd.it;
+
+import io.huditsd.it.support.HudiWriter;
+import io.huditsd.it.support.RowDiff;
+import io.huditsd.it.support.SparkPeer;
+import io.huditsd.it.support.SparkTable;
+import io.huditsd.it.support.TableReader;
+import io.huditsd.it.support.TrackedTable;
+import io.huditsd.it.support.Tsd;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.common.table.timeline.HoodieTimeline;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static io.huditsd.it.support.TrackedTable.concat;
+import static io.huditsd.it.support.TrackedTable.deletes;
+import static io.huditsd.it.support.TrackedTable.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The writers users run, each its release's official Spark bundle in its own Spark session (Hudi 0.15.0 at table
+ * version 6, 1.0.2 at 8, 1.2.0 at 9), on a MERGE_ON_READ and a COPY_ON_WRITE table: the writer writes rounds
+ * (inserts, updates, late records that must lose, deletes) with its own table services off; {@code bin/tsd once}
+ * compacts and clusters (binary copy), and after one more commit cleans and archives; then the same writer writes on
+ * with its own inline clean and archival (so its cleaner and archiver read the instants the daemon wrote: a Hudi 0.15
+ * archiver failed every commit on the daemon's empty {@code .clean.inflight}) and upserts through its BLOOM index
+ * into the clustered files; the daemon services again (clustering by rewrite), and the writer writes once more. After
+ * each step Spark reads back exactly the model, snapshot and (once compacted) read-optimized, no key twice, the table
+ * version unchanged, and the writer's own SQL procedures read the timeline and file system view.
+ */
+class WriterMatrixIT {
+  /** The daemon's keys: every service due at once, cleans keeping one commit, an archiver keeping 2 to 3 instants. */
+  private static final List<String> DAEMON_KEYS = List.of(
+      "hoodie.compact.inline.max.delta.commits=1",
+      "hoodie.clustering.inline.max.commits=1",
+      "hoodie.clustering.plan.strategy.hot.commits=0",
+      "hoodie.clustering.plan.strategy.hot.minutes=0",
+      "hoodie.clean.commits.retained=1",
+      "hoodie.keep.min.commits=2",
+      "hoodie.keep.max.commits=3",
+      // The metadata table compacts (and so lets the data table's archiver past its instants) every 2 commits.
+      "hoodie.metadata.compact.max.delta.commits=2");
+  /** The writer's own services, on from its second phase: the same retention as the daemon's. */
+  private static final Map<String, String> WRITER_SERVICES_ON = Map.of(
+      "hoodie.clean.automatic", "true",
+      "hoodie.archive.automatic", "true",
+      "hoodie.clean.commits.retained", "1",
+      "hoodie.keep.min.commits", "2",
+      "hoodie.keep.max.commits", "3",
+      "hoodie.metadata.compact.max.delta.commits", "2",
+      "hoodie.index.type", "BLOOM");
+  /**
+   * On a MOR table its inline compaction too: without new base files a MOR writer's cleaner has nothing to clean, and
+   * without a clean newer than the daemon's its archiver never reaches the daemon's instants.
+   */
+  private static final Map<String, String> MOR_WRITER_SERVICES_ON = Map.of(
+      "hoodie.compact.inline", "true",
+      "hoodie.compact.inline.max.delta.commits", "1");
+  private static final Map<String, String> NEW_FILE_GROUPS = Map.of("hoodie.parquet.small.file.limit", "0");
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(HudiWriter.class)
+  void theWriterGoesOnWritingTheTablesTheDaemonServiced(HudiWriter writer) throws Exception {
+    Path work = Tsd.workDirectory("WriterMatrixIT/" + writer.release());
+    try (SparkPeer spark = SparkPeer.start(work.resolve("spark"), writer)) {
+      List<SparkTable> tables = new ArrayList<>();
+      for (String type : List.of("MERGE_ON_READ", "COPY_ON_WRITE")) {
+        SparkTable table = SparkTable.create(spark, work.resolve(type.equals("MERGE_ON_READ") ? "mor" : "cow"),
+            type, Map.of());
+        // Two insert commits, so that every partition has two small file groups to cluster.
+        table.insert(rows(0, 100, 1_000, "v1"), NEW_FILE_GROUPS);
+        table.insert(rows(100, 200, 1_000, "v1"), NEW_FILE_GROUPS);
+        table.upsert(rows(0, 60, 2_000, "v2"));
+        // Deletes, and late records below the version they meet, in a log file (MOR) or a base file.
+        table.upsert(concat(deletes(60, 80, 2_000), rows(0, 20, 1_500, "late"), rows(120, 140, 500, "late")));
+        table.upsert(rows(80, 120, 3_000, "v3"));
+        assertThat(tableVersion(table)).as("table version %s's writer created", writer)
+            .isEqualTo(writer.tableVersion());
+        RowDiff.assertSameRows(writer + ": snapshot of " + table.basePath() + " before the daemon",
+            table.expected(), table.snapshot());
+        tables.add(table);
+      }
+
+      service(writer, work.resolve("once-compact-cluster"), tables, "compaction,clustering,clean,archive",
+          List.of());
+      for (SparkTable table : tables) {
+        // The clustering replaced every file group; past one more commit (hoodie.clean.commits.retained=1) the
+        // replaced files are the clean's.
+        table.upsert(rows(160, 180, 4_000, "v4"));
+      }
+      Map<SparkTable, Set<String>> daemonCleans = new HashMap<>();
+      service(writer, work.resolve("once-clean"), tables, "clean,archive", List.of());
+      for (SparkTable table : tables) {
+        daemonCleans.put(table, completedCleans(table));
+        assertThat(daemonCleans.get(table)).as("the daemon's cleans of %s", table.basePath()).isNotEmpty();
+      }
+
+      for (SparkTable table : tables) {
+        // The writer's own cleaner and archiver on; existing keys found through its BLOOM index in the clustered
+        // files, new keys, late records that must lose, deletes.
+        Map<String, String> servicesOn = writerServicesOn(table);
+        table.upsert(concat(rows(0, 40, 5_000, "v5"), rows(200, 220, 5_000, "v5")), servicesOn);
+        table.upsert(rows(40, 60, 100, "late2"), servicesOn);
+        table.upsert(deletes(100, 110, 6_000), servicesOn);
+        table.upsert(rows(140, 160, 7_000, "v7"), servicesOn);
+        RowDiff.assertSameRows(writer + ": snapshot of " + table.basePath() + " after the writer wrote on the "
+            + "serviced table with its own clean and archival", table.expected(), table.snapshot());
+        assertThat(tableVersion(table)).as("table version after %s wrote on %s", writer, table.basePath())
+            .isEqualTo(writer.tableVersion());
+        Set<String> archivedByWriter = new TreeSet<>(daemonCleans.get(table));
+        archivedByWriter.removeAll(activeInstants(table));
+        assertThat(archivedByWriter).as("the daemon's cleans (%s) that %s's archiver archived on %s: none means "
+            + "its archiver never read one", daemonCleans.get(table), writer, table.basePath()).isNotEmpty();
+        assertThat(spark.sql("CALL show_commits(path => '" + table.basePath() + "', limit => 100)"))
+            .as("%s's show_commits on %s", writer, table.basePath()).isNotEmpty();
+        assertThat(spark.sql("CALL show_fsview_latest(path => '" + table.basePath() + "', limit => 1000)"))
+            .as("%s's show_fsview_latest on %s", writer, table.basePath()).isNotEmpty();
+      }
+
+      service(writer, work.resolve("once-rewrite"), tables, "compaction,clustering,clean,archive", List.of(
+          "hoodie.clustering.plan.strategy.class=io.huditsd.executors.clustering.HotAwareClusteringPlanStrategy"));
+
+      for (SparkTable table : tables) {
+        table.upsert(concat(rows(0, 10, 8_000, "v8"), rows(220, 230, 8_000, "v8")), writerServicesOn(table));
+        RowDiff.assertSameRows(writer + ": snapshot of " + table.basePath() + " after the writer wrote on the "
+            + "table the daemon serviced twice", table.expected(), table.snapshot());
+        assertThat(tableVersion(table)).as("table version at the end").isEqualTo(writer.tableVersion());
+      }
+    }
+  }
+
+  /**
+   * One {@code bin/tsd once} over both tables running {@code services}: it must leave nothing pending and keep each
+   * table's version; Spark then reads back the model. With clustering, each table must have been clustered once
+   * more; with compaction, the MOR table compacted and its read-optimized view equal to the model too.
+   */
+  private static void service(HudiWriter writer, Path logs, List<SparkTable> tables, String services,
+                              List<String> extraKeys) throws Exception {
+    Map<SparkTable, Integer> clusteringsBefore = new HashMap<>();
+    for (SparkTable table : tables) {
+      clusteringsBefore.put(table, timeline(table).getCompletedReplaceTimeline().countInstants());
+    }
+    List<String> arguments = new ArrayList<>(List.of("once", "--services", services, "--workers", "2"));
+    for (SparkTable table : tables) {
+      arguments.addAll(List.of("--table", table.basePath()));
+    }
+    for (String key : concatKeys(extraKeys)) {
+      arguments.addAll(List.of("--hoodie-conf", key));
+    }
+    Tsd.Finished once = Tsd.run(logs, Duration.ofMinutes(4), arguments.toArray(String[]::new));
+    assertThat(once.exitCode()).as("exit code of once on %s's tables\n%s", writer, once.output()).isZero();
+
+    for (SparkTable table : tables) {
+      HoodieTimeline timeline = timeline(table);
+      String what = writer + "'s " + table.basePath() + " after " + logs.getFileName();
+      assertThat(timeline.filterInflightsAndRequested().getInstants()).as("unfinished instants of %s", what)
+          .isEmpty();
+      if (services.contains("clustering")) {
+        assertThat(timeline.getCompletedReplaceTimeline().countInstants())
+            .as("completed clusterings of %s (%s)", what, timeline).isGreaterThan(clusteringsBefore.get(table));
+      }
+      assertThat(tableVersion(table)).as("table version of %s", what).isEqualTo(writer.tableVersion());
+      RowDiff.assertSameRows("snapshot of " + what, table.expected(), table.snapshot());
+      if (services.contains("compaction") && isMergeOnRead(table)) {
+        assertThat(timeline.getCommitTimeline().filterCompletedInstants().getInstants().stream()
+            .filter(instant -> instant.getAction().equals(HoodieTimeline.COMMIT_ACTION)).count())
+            .as("completed compactions of %s", what).isPositive();
+        RowDiff.assertSameRows("read_optimized of " + what, table.expected(), table.readOptimized());
+      }
+    }
+  }
+
+  private static Map<String, String> writerServicesOn(SparkTable table) {
+    Map<String, String> keys = new HashMap<>(WRITER_SERVICES_ON);
+    if (isMergeOnRead(table)) {
+      keys.putAll(MOR_WRITER_SERVICES_ON);
+    }
+    return keys;
+  }
+
+  private static boolean isMergeOnRead(SparkTable table) {
+    return table.options().get("hoodie.datasource.write.table.type").equals("MERGE_ON_READ");
+  }
+
+  private static List<String> concatKeys(List<String> extraKeys) {
+    List<String> keys = new ArrayList<>(DAEMON_KEYS);
+    keys.addAll(extraKeys);
+    return keys;
+  }
+
+  private static HoodieTimeline timeline(SparkTable table) {
+    return new TableReader(table.basePath()).metaClient().getActiveTimeline();
+  }
+
+  private static Set<String> completedCleans(SparkTable table) {
+    return timeline(table).getCleanerTimeline().filterCompletedInstants().getInstants().stream()
+        .map(HoodieInstant::requestedTime).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  private static Set<String> activeInstants(SparkTable table) {
+    return timeline(table).getInstants().stream().map(HoodieInstant::requestedTime).collect(Collectors.toSet());
+  }
+
+  private static int tableVersion(SparkTable table) {
+    return Integer.parseInt(
+        TrackedTable.hoodieProperties(table.basePath()).getProperty("hoodie.table.version"));
+  }
+}
