@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Prometheus' own {@code promtool}, from Debian's {@code prometheus} package (.ci/run installs it), run as a child
+ * Prometheus' own {@code promtool}, from Debian's {@code prometheus} package (bin/test installs it), run as a child
  * process: the chart's rules and the daemon's exposition are checked by the tool Prometheus itself uses.
  */
 final class Promtool {
@@ -36,7 +36,7 @@ final class Promtool {
     Path binary = Path.of(System.getProperty("tsd.promtool", DEFAULT));
     if (!Files.isExecutable(binary)) {
       throw new AssertionError("promtool not found at " + binary + ": install Debian's prometheus package "
-          + "(apt-get install prometheus; .ci/run does) or point -Dtsd.promtool at a promtool binary");
+          + "(apt-get install prometheus; bin/test does) or point -Dtsd.promtool at a promtool binary");
     }
     return binary;
   }

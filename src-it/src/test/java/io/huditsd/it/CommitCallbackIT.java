@@ -61,7 +61,7 @@ class CommitCallbackIT {
 
   @BeforeAll
   static void start() throws Exception {
-    spark = SparkPeer.start(Tsd.workDirectory("CommitCallbackIT/spark"));
+    spark = SparkPeer.shared();
     Path work = Tsd.workDirectory("CommitCallbackIT/daemon");
     Path tablesDirectory = Tsd.workDirectory("CommitCallbackIT/tables");
     int port = DaemonApi.freePort();
@@ -98,9 +98,6 @@ class CommitCallbackIT {
 
   @AfterAll
   static void stop() throws InterruptedException {
-    if (spark != null) {
-      spark.close();
-    }
     if (daemon != null) {
       daemon.close();
     }

@@ -92,12 +92,11 @@ class ConcurrentOnceIT {
     Map<String, PeerRow> model = expected.entrySet().stream()
         .collect(Collectors.toMap(Map.Entry::getKey, entry -> PeerRow.of(entry.getValue(), null), (a, b) -> a,
             TreeMap::new));
-    try (SparkPeer spark = SparkPeer.start(work.resolve("spark"))) {
-      RowDiff.assertSameRows("Spark snapshot after every pass", model, PeerRow.byKey("snapshot",
-          spark.read(basePath.toString(), Map.of("hoodie.datasource.query.type", "snapshot"))));
-      RowDiff.assertSameRows("Spark read_optimized after every pass", model, PeerRow.byKey("read_optimized",
-          spark.read(basePath.toString(), Map.of("hoodie.datasource.query.type", "read_optimized"))));
-    }
+    SparkPeer spark = SparkPeer.shared();
+    RowDiff.assertSameRows("Spark snapshot after every pass", model, PeerRow.byKey("snapshot",
+        spark.read(basePath.toString(), Map.of("hoodie.datasource.query.type", "snapshot"))));
+    RowDiff.assertSameRows("Spark read_optimized after every pass", model, PeerRow.byKey("read_optimized",
+        spark.read(basePath.toString(), Map.of("hoodie.datasource.query.type", "read_optimized"))));
   }
 
   /** Starts {@code processes} {@code once} runs at the same moment and waits until each has exited 0. */

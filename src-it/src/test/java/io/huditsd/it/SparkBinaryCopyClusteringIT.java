@@ -12,7 +12,6 @@ import io.huditsd.it.support.Tsd;
 import org.apache.hudi.common.fs.FSUtils;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -40,14 +39,7 @@ class SparkBinaryCopyClusteringIT {
 
   @BeforeAll
   static void startSpark() throws InterruptedException {
-    spark = SparkPeer.start(Tsd.workDirectory("SparkBinaryCopyClusteringIT/spark"));
-  }
-
-  @AfterAll
-  static void stopSpark() throws InterruptedException {
-    if (spark != null) {
-      spark.close();
-    }
+    spark = SparkPeer.shared();
   }
 
   @Test

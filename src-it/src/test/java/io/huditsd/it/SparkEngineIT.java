@@ -61,22 +61,16 @@ class SparkEngineIT {
   @BeforeAll
   static void start() throws InterruptedException {
     cluster = SparkStandalone.start(Tsd.workDirectory("SparkEngineIT/cluster"));
-    spark = SparkPeer.start(Tsd.workDirectory("SparkEngineIT/spark"));
+    spark = SparkPeer.shared();
   }
 
   @AfterAll
   static void stop() throws InterruptedException {
-    try {
-      if (spark != null) {
-        spark.close();
-      }
-    } finally {
-      if (cluster != null) {
-        cluster.close();
-      }
-      // A driver left running by a failed test would hold the worker's only core.
-      drivers().forEach(ProcessHandle::destroyForcibly);
+    if (cluster != null) {
+      cluster.close();
     }
+    // A driver left running by a failed test would hold the worker's only core.
+    drivers().forEach(ProcessHandle::destroyForcibly);
   }
 
   @Test

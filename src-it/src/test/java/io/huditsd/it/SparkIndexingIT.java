@@ -10,7 +10,6 @@ import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.TrackedTable;
 import io.huditsd.it.support.Tsd;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -48,14 +47,7 @@ class SparkIndexingIT {
 
   @BeforeAll
   static void startSpark() throws InterruptedException {
-    spark = SparkPeer.start(Tsd.workDirectory("SparkIndexingIT/spark"));
-  }
-
-  @AfterAll
-  static void stopSpark() throws InterruptedException {
-    if (spark != null) {
-      spark.close();
-    }
+    spark = SparkPeer.shared();
   }
 
   /** The value of {@code metric} for this table whose labels contain {@code labels}; -1 when absent. */

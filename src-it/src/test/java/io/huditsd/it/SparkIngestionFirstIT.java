@@ -41,8 +41,8 @@ class SparkIngestionFirstIT {
   @Test
   void sparkWritesEveryBatchWhileTheDaemonClustersAndCompactsBesideIt() throws Exception {
     Path work = Tsd.workDirectory("SparkIngestionFirstIT");
-    try (TestingServer zookeeper = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1), true);
-         SparkPeer spark = SparkPeer.start(work.resolve("spark"))) {
+    SparkPeer spark = SparkPeer.shared();
+    try (TestingServer zookeeper = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1), true)) {
       Map<String, String> lockKeys = new LinkedHashMap<>();
       lockKeys.put("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider");
       lockKeys.put("hoodie.write.lock.zookeeper.url", zookeeper.getConnectString());

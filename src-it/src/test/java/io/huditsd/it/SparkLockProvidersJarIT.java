@@ -58,31 +58,30 @@ class SparkLockProvidersJarIT {
     assertThat(Path.of(System.getProperty("spark.peer.extra.classes", "")).toAbsolutePath().normalize()).as("what the Spark peer adds")
         .isEqualTo(lockProvidersJar());
     Path work = Tsd.workDirectory("SparkLockProvidersJarIT");
-    try (SparkPeer spark = SparkPeer.start(work.resolve("spark"))) {
-      Map<String, String> writerOptions = new LinkedHashMap<>();
-      writerOptions.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
-      writerOptions.put("hoodie.cleaner.policy.failed.writes", "LAZY");
-      writerOptions.put("hoodie.write.lock.provider", "io.huditsd.lock.HadoopStorageLockProvider");
-      writerOptions.put("hoodie.write.lock.conflict.resolution.strategy",
-          "io.huditsd.lock.IngestionFirstConflictResolutionStrategy");
-      // One small write: the table's metadata table off keeps it to one commit.
-      writerOptions.put("hoodie.metadata.enable", "false");
-      SparkTable table = SparkTable.create(spark, work.resolve("orders"), "COPY_ON_WRITE", writerOptions);
-      table.insert(List.of(new SampleRow("k1", "2026-01-01", 1L, "a", 10L, false),
-          new SampleRow("k2", "2026-01-02", 1L, "b", 20L, false)));
+    SparkPeer spark = SparkPeer.shared();
+    Map<String, String> writerOptions = new LinkedHashMap<>();
+    writerOptions.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
+    writerOptions.put("hoodie.cleaner.policy.failed.writes", "LAZY");
+    writerOptions.put("hoodie.write.lock.provider", "io.huditsd.lock.HadoopStorageLockProvider");
+    writerOptions.put("hoodie.write.lock.conflict.resolution.strategy",
+        "io.huditsd.lock.IngestionFirstConflictResolutionStrategy");
+    // One small write: the table's metadata table off keeps it to one commit.
+    writerOptions.put("hoodie.metadata.enable", "false");
+    SparkTable table = SparkTable.create(spark, work.resolve("orders"), "COPY_ON_WRITE", writerOptions);
+    table.insert(List.of(new SampleRow("k1", "2026-01-01", 1L, "a", 10L, false),
+        new SampleRow("k2", "2026-01-02", 1L, "b", 20L, false)));
 
-      RowDiff.assertSameRows("Spark snapshot after a write under HadoopStorageLockProvider", table.expected(),
-          table.snapshot());
-      Path hoodie = Path.of(table.basePath()).resolve(".hoodie");
-      try (Stream<Path> timeline = Files.walk(hoodie, 2)) {
-        assertThat(timeline.map(file -> file.getFileName().toString()))
-            .as("completed commits in %s", hoodie).anyMatch(name -> name.endsWith(".commit"));
-      }
-      // The lock's generations: proof that the writer took our lock, not some default.
-      try (Stream<Path> locks = Files.list(hoodie.resolve(".locks"))) {
-        assertThat(locks.map(file -> file.getFileName().toString()))
-            .as("lock files in %s", hoodie.resolve(".locks")).anyMatch(name -> name.startsWith("table_lock.json."));
-      }
+    RowDiff.assertSameRows("Spark snapshot after a write under HadoopStorageLockProvider", table.expected(),
+        table.snapshot());
+    Path hoodie = Path.of(table.basePath()).resolve(".hoodie");
+    try (Stream<Path> timeline = Files.walk(hoodie, 2)) {
+      assertThat(timeline.map(file -> file.getFileName().toString()))
+          .as("completed commits in %s", hoodie).anyMatch(name -> name.endsWith(".commit"));
+    }
+    // The lock's generations: proof that the writer took our lock, not some default.
+    try (Stream<Path> locks = Files.list(hoodie.resolve(".locks"))) {
+      assertThat(locks.map(file -> file.getFileName().toString()))
+          .as("lock files in %s", hoodie.resolve(".locks")).anyMatch(name -> name.startsWith("table_lock.json."));
     }
   }
 

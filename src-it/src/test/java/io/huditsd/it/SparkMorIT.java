@@ -11,7 +11,6 @@ import io.huditsd.it.support.TrackedTable;
 import io.huditsd.it.support.Tsd;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -42,14 +41,7 @@ class SparkMorIT {
 
   @BeforeAll
   static void startSpark() throws InterruptedException {
-    spark = SparkPeer.start(Tsd.workDirectory("SparkMorIT/spark"));
-  }
-
-  @AfterAll
-  static void stopSpark() throws InterruptedException {
-    if (spark != null) {
-      spark.close();
-    }
+    spark = SparkPeer.shared();
   }
 
   @Test

@@ -77,20 +77,14 @@ class SparkRunnerIT {
   @BeforeAll
   static void start() throws InterruptedException {
     cluster = SparkStandalone.start(Tsd.workDirectory("SparkRunnerIT/cluster"));
-    spark = SparkPeer.start(Tsd.workDirectory("SparkRunnerIT/spark"));
+    spark = SparkPeer.shared();
     tables = new HudiTables(HudiTables.defaultHadoopConfiguration(), HEARTBEAT);
   }
 
   @AfterAll
   static void stop() throws InterruptedException {
-    try {
-      if (spark != null) {
-        spark.close();
-      }
-    } finally {
-      if (cluster != null) {
-        cluster.close();
-      }
+    if (cluster != null) {
+      cluster.close();
     }
   }
 

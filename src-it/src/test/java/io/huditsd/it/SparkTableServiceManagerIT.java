@@ -56,7 +56,7 @@ class SparkTableServiceManagerIT {
 
   @BeforeAll
   static void start() throws Exception {
-    spark = SparkPeer.start(Tsd.workDirectory("SparkTableServiceManagerIT/spark"));
+    spark = SparkPeer.shared();
     Path work = Tsd.workDirectory("SparkTableServiceManagerIT/daemon");
     port = DaemonApi.freePort();
     Path config = work.resolve("tsd.yml");
@@ -70,9 +70,6 @@ class SparkTableServiceManagerIT {
 
   @AfterAll
   static void stop() throws InterruptedException {
-    if (spark != null) {
-      spark.close();
-    }
     if (daemon != null) {
       daemon.close();
     }

@@ -10,7 +10,6 @@ import io.huditsd.it.support.TrackedTable;
 import io.huditsd.it.support.Tsd;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -35,14 +34,7 @@ class SparkTableVersionsIT {
 
   @BeforeAll
   static void startSpark() throws InterruptedException {
-    spark = SparkPeer.start(Tsd.workDirectory("SparkTableVersionsIT/spark"));
-  }
-
-  @AfterAll
-  static void stopSpark() throws InterruptedException {
-    if (spark != null) {
-      spark.close();
-    }
+    spark = SparkPeer.shared();
   }
 
   @ParameterizedTest(name = "table version {0}")

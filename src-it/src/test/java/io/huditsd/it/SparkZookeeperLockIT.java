@@ -68,8 +68,8 @@ class SparkZookeeperLockIT {
   void sparkUpsertsWhileTheDaemonCompactsUnderOneZookeeperLock() throws Exception {
     Path work = Tsd.workDirectory("SparkZookeeperLockIT");
     Path basePath = work.resolve(TABLE_ID);
-    try (TestingServer zookeeper = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1), true);
-         SparkPeer spark = SparkPeer.start(work.resolve("spark"))) {
+    SparkPeer spark = SparkPeer.shared();
+    try (TestingServer zookeeper = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1), true)) {
       Map<String, String> lockKeys = lockKeys(zookeeper);
       Map<String, String> writerOptions = new LinkedHashMap<>(lockKeys);
       writerOptions.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");

@@ -33,8 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the tables the daemon services. Its classpath shares nothing with the daemon's Hudi; it is the one Maven resolved
  * for {@code spark-peer} and wrote to {@code spark-peer/target/spark-peer.classpath}.
  *
- * <p>One process serves a whole test class (starting Spark costs seconds); commands go over stdin, one JSON object
- * a line, and every answer comes back on stdout. Rows travel through JSON-lines files under the peer's work
+ * <p>One process serves every test class that needs the default configuration ({@link #shared()}; starting Spark
+ * costs tens of seconds), each on tables of its own; a class with a configuration of its own starts its own
+ * ({@link #start(Path, Map)}). Commands go over stdin, one JSON object a line, and every answer comes back on
+ * stdout. Rows travel through JSON-lines files under the peer's work
  * directory, kept with its stderr ({@code spark-peer.err}) and a log of commands and answers
  * ({@code commands.log}) for diagnosis.
  */
@@ -62,6 +64,10 @@ public final class SparkPeer implements AutoCloseable {
       "-Djdk.reflect.useDirectMethodHandle=false",
       "-Dio.netty.tryReflectionSetAccessible=true");
 
+  /** The peer {@link #shared()} hands out; replaced only when it died. */
+  private static SparkPeer shared;
+  private static int sharedStarts;
+
   private final Process process;
   private final Path work;
   private final BufferedWriter commands;
@@ -75,6 +81,29 @@ public final class SparkPeer implements AutoCloseable {
     Thread reader = new Thread(this::readAnswers, "spark-peer-answers");
     reader.setDaemon(true);
     reader.start();
+  }
+
+  /**
+   * The peer of the default configuration shared by every test of this Failsafe JVM, started on first use and
+   * stopped when the JVM exits. Sharing is safe because a peer keeps no state between commands that another test
+   * would see: writes carry their options, reads load the table afresh ({@code spark.read.format("hudi").load}),
+   * and no test changes the session's configuration; each test writes and reads tables of its own. Tests must not
+   * close it. A peer that died (a test's command crashed it) is replaced, in a new directory, so its log stays.
+   */
+  public static synchronized SparkPeer shared() throws InterruptedException {
+    if (shared == null || !shared.process.isAlive()) {
+      sharedStarts++;
+      SparkPeer peer = start(Tsd.workDirectory("shared-spark-peer-" + sharedStarts));
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try {
+          peer.close();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "shared-spark-peer-stop"));
+      shared = peer;
+    }
+    return shared;
   }
 
   /** Starts a peer working under {@code work} and waits until its Spark session is up. */
@@ -123,8 +152,10 @@ public final class SparkPeer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot start the Spark peer: " + command, e);
     }
+    long started = System.nanoTime();
     SparkPeer peer = new SparkPeer(process, work);
     String ready = peer.answer(START_TIMEOUT, "start");
+    peer.log("start -> " + ready + " after " + (System.nanoTime() - started) / 1_000_000 + " ms");
     assertThat(ready).as("first answer of the Spark peer; see %s", peer.errors()).startsWith("ready 3.5.5");
     return peer;
   }
