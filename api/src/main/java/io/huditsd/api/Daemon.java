@@ -30,6 +30,7 @@ import io.huditsd.executors.spark.SparkEngine;
 import io.huditsd.executors.spark.SparkSettings;
 import io.huditsd.ha.TableOwnership;
 import io.huditsd.ha.ZookeeperOwnership;
+import io.huditsd.lock.LockTurns;
 import io.huditsd.lock.ZookeeperClients;
 import io.huditsd.scheduler.CommitCallbackMetrics;
 import io.huditsd.scheduler.CommitCallbacks;
@@ -67,7 +68,7 @@ public final class Daemon implements Managed {
   private final TsdConfiguration configuration;
   private final TableRegistry registry = new TableRegistry();
   private final RunHistory history;
-  private final ServiceOutcomes outcomes = new ServiceOutcomes();
+  private final ServiceOutcomes outcomes = new ServiceOutcomes(tableId -> registry.get(tableId).isPresent());
   private final Configuration hadoopConfiguration;
   private final HudiTables tables;
   private final WorkerPool pool;
@@ -128,6 +129,7 @@ public final class Daemon implements Managed {
     registry.addListener(polling);
     registry.addListener(backlogSeries);
     registry.addListener(new OwnershipTracking(ownership));
+    registry.addListener(new ForgetRemoved(planner, tables, outcomes, commitCallbacks));
     metrics.follow(registry);
     ownership.addListener(new OwnershipFollower(registry, polling, pool));
     commitCallbacks.ifPresent(ownership::addListener);
@@ -211,6 +213,41 @@ public final class Daemon implements Managed {
     @Override
     public void removed(TableState state) {
       ownership.untrack(state.table().id());
+    }
+  }
+
+  /**
+   * Releases what parts outside a table's {@link TableState} keep about it, when the registry removes the table
+   * (discovery no longer finds it, or it was removed over REST). Parts that follow the registry themselves (polling,
+   * backlog series, ownership, metric series) are listeners of their own; a new part that keeps something per table
+   * is released here or follows the registry, and TestTableChurn checks it holds only live tables.
+   */
+  private static final class ForgetRemoved implements TableRegistry.Listener {
+    private final DuePlanner planner;
+    private final HudiTables tables;
+    private final ServiceOutcomes outcomes;
+    private final Optional<CommitCallbacks> commitCallbacks;
+
+    private ForgetRemoved(DuePlanner planner, HudiTables tables, ServiceOutcomes outcomes,
+                          Optional<CommitCallbacks> commitCallbacks) {
+      this.planner = planner;
+      this.tables = tables;
+      this.outcomes = outcomes;
+      this.commitCallbacks = commitCallbacks;
+    }
+
+    @Override
+    public void added(TableState state) {
+    }
+
+    @Override
+    public void removed(TableState state) {
+      String tableId = state.table().id();
+      planner.forget(tableId);
+      tables.instantFiles().forget(state.table().basePath());
+      outcomes.forget(tableId);
+      LockTurns.forget(tableId);
+      commitCallbacks.ifPresent(callbacks -> callbacks.forget(tableId));
     }
   }
 

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -152,6 +153,20 @@ public final class InstantFileCheck {
   private static boolean readAlready(Verdict verdict, StoragePathInfo info) {
     return verdict != null && verdict.length() == info.getLength()
         && verdict.modificationTime() == info.getModificationTime();
+  }
+
+  /**
+   * Forgets the verdicts of a table no longer serviced (keyed by base path: the runner checks a plan's table by its
+   * meta client, which knows no table id). The registry's removal calls this; a check in flight for the table may
+   * leave its verdicts once more, at most the size of its active timeline, until the table's next removal.
+   */
+  public void forget(String basePath) {
+    verdictsByTable.remove(Objects.requireNonNull(basePath, "basePath is null"));
+  }
+
+  /** The base paths with verdicts kept; for tests and diagnostics. */
+  public Set<String> tables() {
+    return Set.copyOf(verdictsByTable.keySet());
   }
 
   /** How many instant files this check has read so far (each new or changed file once). */

@@ -1,6 +1,7 @@
 package io.huditsd.lock;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -22,6 +23,9 @@ import java.util.concurrent.TimeUnit;
  * provider that took it releases it, once.
  */
 public final class LockTurns {
+  // Static, and so released by forget rather than owned by the table's state: Hudi builds each lock provider by
+  // reflection from a class name, so a provider cannot be handed its turns, only find them by the table id in its
+  // keys; and this module runs in writers' JVMs too, where no registry exists.
   private static final Map<String, LockTurns> BY_TABLE = new ConcurrentHashMap<>();
 
   private Thread owner;
@@ -34,6 +38,20 @@ public final class LockTurns {
   /** The turns at the lock of the table the daemon calls {@code tableId}, shared by every holder in this process. */
   static LockTurns of(String tableId) {
     return BY_TABLE.computeIfAbsent(tableId, id -> new LockTurns());
+  }
+
+  /**
+   * Forgets the turns of a table this process no longer services (the daemon's registry calls this when the table
+   * leaves). A provider still open keeps the turns it found; a provider made later gets new ones, which only costs
+   * the wait this class saves, and only should the table come back while a plan of its earlier life still commits.
+   */
+  public static void forget(String tableId) {
+    BY_TABLE.remove(tableId);
+  }
+
+  /** The tables with turns in this process; for tests and diagnostics. */
+  public static Set<String> tables() {
+    return Set.copyOf(BY_TABLE.keySet());
   }
 
   /** Takes the turn if it is free or this thread has it already. */

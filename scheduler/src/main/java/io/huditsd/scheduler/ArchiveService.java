@@ -8,6 +8,7 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.config.HoodieWriteConfig;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -33,6 +34,16 @@ public final class ArchiveService implements TableService {
   @Override
   public ServiceAction action() {
     return action;
+  }
+
+  /** Forgets a table no longer serviced. */
+  void forget(String tableId) {
+    archivedAtCount.remove(tableId);
+  }
+
+  /** The tables with a count of their last archival. */
+  Set<String> tables() {
+    return Set.copyOf(archivedAtCount.keySet());
   }
 
   /**

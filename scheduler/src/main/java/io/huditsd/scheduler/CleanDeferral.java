@@ -24,6 +24,16 @@ import java.util.function.BooleanSupplier;
 final class CleanDeferral {
   private final Set<String> deferredLastRound = ConcurrentHashMap.newKeySet();
 
+  /** Forgets a table no longer serviced. */
+  void forget(String tableId) {
+    deferredLastRound.remove(tableId);
+  }
+
+  /** The tables whose last round deferred. */
+  Set<String> tables() {
+    return Set.copyOf(deferredLastRound);
+  }
+
   /** A planning round of {@code tableId}; rounds of one table never overlap (the planner's lock). */
   Round round(String tableId) {
     return new Round(Objects.requireNonNull(tableId, "tableId is null"), deferredLastRound.contains(tableId));

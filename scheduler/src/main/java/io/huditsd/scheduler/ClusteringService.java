@@ -17,6 +17,7 @@ import org.apache.hudi.config.HoodieWriteConfig;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Clustering: rewrites (or, with the binary-copy strategy, stitches) small files of a file-group set into fewer,
@@ -42,6 +43,16 @@ public final class ClusteringService implements PlannedService {
   /** @param memoryBudgetBytes {@code workers.memoryBudget} in bytes; {@link Long#MAX_VALUE} for none */
   public ClusteringService(long memoryBudgetBytes) {
     this.groupCap = new GroupCap(memoryBudgetBytes);
+  }
+
+  /** Forgets a table no longer serviced. */
+  void forget(String tableId) {
+    groupCap.forget(tableId);
+  }
+
+  /** The tables whose group cap was announced. */
+  Set<String> tables() {
+    return groupCap.tables();
   }
 
   @Override

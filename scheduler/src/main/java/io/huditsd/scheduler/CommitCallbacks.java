@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -69,6 +70,23 @@ public final class CommitCallbacks implements PollObserver, TableOwnership.Liste
       poll.accept(tableId);
     }, timer);
     this.forwards = new PollDebouncer(debounce, ownership::requestPoll, timer);
+  }
+
+  /** Forgets a table no longer serviced: a callback's commit time its poll will not take, its zone warning. */
+  public void forget(String tableId) {
+    zoneWarned.remove(tableId);
+    synchronized (pending) {
+      pending.remove(tableId);
+    }
+  }
+
+  /** The tables with a commit time waiting for their poll or a zone warning; for tests and diagnostics. */
+  public Set<String> tables() {
+    Set<String> tables = new TreeSet<>(zoneWarned);
+    synchronized (pending) {
+      tables.addAll(pending.keySet());
+    }
+    return tables;
   }
 
   /**

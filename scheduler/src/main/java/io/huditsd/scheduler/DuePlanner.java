@@ -31,6 +31,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -77,6 +79,30 @@ public final class DuePlanner {
     this.services = new TableServices(indexTrigger, pool.memoryBudgetBytes());
     this.failedWrites = new FailedWritesRollback(tables);
     this.writerFailures = new WriterFailures();
+  }
+
+  /**
+   * Forgets what planning remembered about a table that is no longer serviced here (the registry removed it):
+   * its planning lock, counted writer failures, clean deferral, and what its services remember (archival count,
+   * clustering group cap announced, index warnings and attempts). Every such per-table memory of
+   * planning is released here, so a lake whose tables come and go does not keep them for the life of the process.
+   * A planning round of the table in flight finishes with the memory it holds.
+   */
+  public void forget(String tableId) {
+    Objects.requireNonNull(tableId, "tableId is null");
+    planningLocks.remove(tableId);
+    writerFailures.forget(tableId);
+    cleanDeferral.forget(tableId);
+    services.forget(tableId);
+  }
+
+  /** The tables planning remembers something about (see {@link #forget}); for tests and diagnostics. */
+  public Set<String> rememberedTables() {
+    Set<String> remembered = new TreeSet<>(planningLocks.keySet());
+    remembered.addAll(writerFailures.tables());
+    remembered.addAll(cleanDeferral.tables());
+    remembered.addAll(services.rememberedTables());
+    return remembered;
   }
 
   /** How the plans this planner queues execute; REST and the table service manager endpoint queue with it too. */

@@ -38,6 +38,16 @@ final class GroupCap {
   private final long memoryBudgetBytes;
   private final Set<String> announced = ConcurrentHashMap.newKeySet();
 
+  /** Forgets a table no longer serviced. */
+  void forget(String tableId) {
+    announced.remove(tableId);
+  }
+
+  /** The tables whose cap was announced. */
+  Set<String> tables() {
+    return Set.copyOf(announced);
+  }
+
   GroupCap(long memoryBudgetBytes) {
     if (memoryBudgetBytes < 1) {
       throw new IllegalArgumentException("memoryBudgetBytes must be positive, got " + memoryBudgetBytes);

@@ -33,6 +33,16 @@ public final class IndexService implements PlannedService {
     this.trigger = Objects.requireNonNull(trigger, "trigger is null");
   }
 
+  /** Forgets a table no longer serviced. */
+  void forget(String tableId) {
+    trigger.forget(tableId);
+  }
+
+  /** The tables the trigger remembers something about. */
+  Set<String> tables() {
+    return trigger.tables();
+  }
+
   @Override
   public ServiceType type() {
     return ServiceType.INDEX;

@@ -15,8 +15,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -27,8 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class IndexTrigger {
   private static final Logger LOG = LoggerFactory.getLogger(IndexTrigger.class);
 
-  /** Tables already warned about, so a table that cannot get its indexes does not flood the log. */
-  private final Set<String> warned = ConcurrentHashMap.newKeySet();
+  /** Problems already logged, by table, so a table that cannot get its indexes does not flood the log. */
+  private final Map<String, Set<String>> warned = new ConcurrentHashMap<>();
   private final PlanAttempts attempts;
 
   /** Index builds of a table that keep failing are planned again after 1 min, 2 min, 4 min... at most 1 h. */
@@ -108,11 +110,29 @@ public final class IndexTrigger {
   }
 
   private static String goal(ServicedTable table, MetadataIndexKind kind) {
-    return table.id() + "/" + kind.partitionPath();
+    return goalPrefix(table.id()) + kind.partitionPath();
+  }
+
+  /** A table id has no slash ({@link io.huditsd.config.TableIds}), so this prefix names one table's goals only. */
+  private static String goalPrefix(String tableId) {
+    return tableId + "/";
+  }
+
+  /** Forgets the warnings and attempts of a table no longer serviced. */
+  void forget(String tableId) {
+    warned.remove(tableId);
+    attempts.forget(goal -> goal.startsWith(goalPrefix(tableId)));
+  }
+
+  /** The tables warned about or with attempts counted. */
+  Set<String> tables() {
+    Set<String> tables = new TreeSet<>(warned.keySet());
+    attempts.goals().forEach(goal -> tables.add(goal.substring(0, goal.indexOf('/'))));
+    return tables;
   }
 
   private void warnOnce(ServicedTable table, String problem) {
-    if (warned.add(table.id() + problem)) {
+    if (warned.computeIfAbsent(table.id(), id -> ConcurrentHashMap.newKeySet()).add(problem)) {
       LOG.warn("Table {} ({}) {}", table.id(), table.basePath(), problem);
     }
   }

@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Spaces out plans of a goal that keeps not being reached. An index build that fails is rolled back and its index is
@@ -50,6 +52,16 @@ final class PlanAttempts {
 
   void reached(String goal) {
     attempts.remove(goal);
+  }
+
+  /** Forgets the attempts at the goals {@code which} accepts (those of a table no longer serviced). */
+  void forget(Predicate<String> which) {
+    attempts.keySet().removeIf(which);
+  }
+
+  /** The goals with attempts counted. */
+  Set<String> goals() {
+    return Set.copyOf(attempts.keySet());
   }
 
   Duration delayAfter(int plans) {

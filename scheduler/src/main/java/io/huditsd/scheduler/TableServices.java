@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The daemon's table services, one object each, in {@link ServiceType} order. One set per planner: the archive and
@@ -16,6 +18,7 @@ import java.util.Optional;
 public final class TableServices {
   private final List<PlannedService> planned;
   private final ArchiveService archive;
+  private final ClusteringService clustering;
   private final IndexService index;
   private final Map<ServiceType, TableService> byType = new EnumMap<>(ServiceType.class);
   private final List<TableService> all;
@@ -28,8 +31,8 @@ public final class TableServices {
   public TableServices(IndexTrigger indexTrigger, long memoryBudgetBytes) {
     this.index = new IndexService(Objects.requireNonNull(indexTrigger, "indexTrigger is null"));
     this.archive = new ArchiveService();
-    this.planned = List.of(new CompactionService(), new ClusteringService(memoryBudgetBytes), new CleanService(),
-        index);
+    this.clustering = new ClusteringService(memoryBudgetBytes);
+    this.planned = List.of(new CompactionService(), clustering, new CleanService(), index);
     for (PlannedService service : planned) {
       byType.put(service.type(), service);
     }
@@ -43,6 +46,21 @@ public final class TableServices {
   /** The services that write plans, in the order a poll schedules them. */
   public List<PlannedService> planned() {
     return planned;
+  }
+
+  /** Forgets what the services remember of a table no longer serviced. */
+  void forget(String tableId) {
+    archive.forget(tableId);
+    clustering.forget(tableId);
+    index.forget(tableId);
+  }
+
+  /** The tables the services remember something about. */
+  Set<String> rememberedTables() {
+    Set<String> remembered = new TreeSet<>(archive.tables());
+    remembered.addAll(clustering.tables());
+    remembered.addAll(index.tables());
+    return remembered;
   }
 
   public ArchiveService archive() {

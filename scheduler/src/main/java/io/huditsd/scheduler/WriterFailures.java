@@ -38,6 +38,16 @@ final class WriterFailures {
 
   private final Map<String, Seen> seen = new ConcurrentHashMap<>();
 
+  /** Forgets what was counted of a table no longer serviced. */
+  void forget(String tableId) {
+    seen.remove(tableId);
+  }
+
+  /** The tables with failures counted. */
+  Set<String> tables() {
+    return Set.copyOf(seen.keySet());
+  }
+
   /**
    * Counts the failures on the table's loaded timeline not counted before. Never throws.
    *
