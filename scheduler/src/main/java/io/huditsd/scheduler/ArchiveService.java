@@ -41,18 +41,30 @@ public final class ArchiveService implements TableService {
    * ({@code keep.max - keep.min}) since the last run, not on every commit. Each answer of true counts as a run.
    */
   boolean due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
-    if (!pastMaxCommits(metaClient, config)) {
-      archivedAtCount.remove(table.id());
-      return false;
-    }
+    return decide(table, metaClient, config).reason() == ServiceDecision.Reason.SCHEDULED;
+  }
+
+  /**
+   * As {@link #due}, saying why: {@link ServiceDecision.Reason#SCHEDULED} when a run is to be queued (which counts
+   * as a run), else why not.
+   */
+  ServiceDecision decide(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
     int completed = metaClient.getActiveTimeline().filterCompletedInstants().countInstants();
+    if (completed <= config.getMaxCommitsToKeep()) {
+      archivedAtCount.remove(table.id());
+      return ServiceDecision.of(type(), ServiceDecision.Reason.BELOW_TRIGGER, "below the trigger (" + completed
+          + " of more than " + config.getMaxCommitsToKeep() + " completed instants; hoodie.keep.max.commits)");
+    }
     int window = Math.max(1, config.getMaxCommitsToKeep() - config.getMinCommitsToKeep());
     Integer last = archivedAtCount.get(table.id());
     if (last != null && completed < last + window) {
-      return false;
+      return ServiceDecision.of(type(), ServiceDecision.Reason.BELOW_TRIGGER, "ran at " + last
+          + " completed instants; runs again at " + (last + window) + " (now " + completed
+          + "; hoodie.keep.max.commits - hoodie.keep.min.commits)");
     }
     archivedAtCount.put(table.id(), completed);
-    return true;
+    return ServiceDecision.of(type(), ServiceDecision.Reason.SCHEDULED, "queued: " + completed
+        + " completed instants, more than hoodie.keep.max.commits=" + config.getMaxCommitsToKeep());
   }
 
   /** Whether the active timeline holds more completed instants than {@code hoodie.keep.max.commits}. */

@@ -68,6 +68,6 @@ class TestTableView {
     TableBacklog backlog = new TableBacklog(NOW, 3, 0, 0, 0, 0, Map.of(), Optional.empty(), 0, List.of(), blocker,
         Optional.empty(), Optional.of(new CleanableFiles(4, 4096)));
     return new TableSnapshot(TABLE, Optional.empty(), Optional.of(NOW), Optional.of(NOW), 0, Optional.empty(), false,
-        Optional.of(backlog), failed);
+        Optional.of(backlog), failed, Map.of());
   }
 }
