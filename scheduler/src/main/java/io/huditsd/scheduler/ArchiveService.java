@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <ul>
  *   <li>Due: past {@code hoodie.keep.max.commits} completed instants, and again only after the timeline grew by the
- *       archival window since the last run ({@link #due}).</li>
+ *       archival window since the last run ({@link #decide}).</li>
  *   <li>Scheduled: never; archival has no plan on the timeline. A due table gets a work item without an instant.</li>
  *   <li>Run: {@link ArchiveAction}; Hudi decides what to move when it runs, under the table lock.</li>
  * </ul>
@@ -38,15 +38,8 @@ public final class ArchiveService implements TableService {
   /**
    * Archival is due past {@code hoodie.keep.max.commits}, but Hudi may archive nothing (instants a pending plan or
    * the cleaner still needs). Re-run it only after the timeline grew by the archival window
-   * ({@code keep.max - keep.min}) since the last run, not on every commit. Each answer of true counts as a run.
-   */
-  boolean due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
-    return decide(table, metaClient, config).reason() == ServiceDecision.Reason.SCHEDULED;
-  }
-
-  /**
-   * As {@link #due}, saying why: {@link ServiceDecision.Reason#SCHEDULED} when a run is to be queued (which counts
-   * as a run), else why not.
+   * ({@code keep.max - keep.min}) since the last run, not on every commit. {@link ServiceDecision.Reason#SCHEDULED}
+   * when a run is to be queued, which counts as a run; else why not.
    */
   ServiceDecision decide(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
     int completed = metaClient.getActiveTimeline().filterCompletedInstants().countInstants();

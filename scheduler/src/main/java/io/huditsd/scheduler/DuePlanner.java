@@ -414,7 +414,7 @@ public final class DuePlanner {
 
   /**
    * Archival has no plan: a due table gets a work item without an instant. 1 when one was queued. It waits with the
-   * clean ({@link CleanDeferral}); asked before {@link ArchiveService#due}, whose every true answer counts as a run.
+   * clean ({@link CleanDeferral}); asked before {@link ArchiveService#decide}, whose every "scheduled" counts as a run.
    */
   private int enqueueArchiveIfDue(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
                                   CleanDeferral.Round deferral, List<PendingPlan> pending,

@@ -8,6 +8,7 @@ import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.FailedWrites;
+import io.huditsd.scheduler.ServiceDecision;
 import io.huditsd.scheduler.TableSnapshot;
 import io.huditsd.scheduler.view.CleanBlocker;
 import io.huditsd.scheduler.view.CleanableFiles;
@@ -57,6 +58,24 @@ class TestTableView {
     assertThat(view.has("failedWrites")).isFalse();
     assertThat(view.at("/backlog").isObject()).isTrue();
     assertThat(view.at("/backlog").has("cleanBlockedBy")).isFalse();
+  }
+
+  @Test
+  void eachServiceShowsItsLastDecisionAndWhy() throws Exception {
+    ServiceDecision belowTrigger = new ServiceDecision(ServiceType.CLEAN, ServiceDecision.Reason.BELOW_TRIGGER,
+        "nothing committed since the last clean");
+    TableSnapshot snapshot = snapshot(FailedWrites.NONE, Optional.empty());
+    TableSnapshot decided = new TableSnapshot(snapshot.table(), snapshot.metaClient(), snapshot.lastPoll(),
+        snapshot.lastChange(), 0, Optional.empty(), false, snapshot.backlog(), snapshot.failedWrites(),
+        Map.of(ServiceType.CLEAN, belowTrigger));
+
+    JsonNode view = asJson(TableView.of(decided, Map.of(), null, "r1"));
+    JsonNode undecided = asJson(TableView.of(snapshot, Map.of(), null, "r1"));
+
+    assertThat(view.at("/services/clean/lastDecision/decision").asText()).isEqualTo("below-trigger");
+    assertThat(view.at("/services/clean/lastDecision/message").asText())
+        .isEqualTo("nothing committed since the last clean");
+    assertThat(undecided.at("/services/clean").has("lastDecision")).isFalse();
   }
 
   /** Through the text a client receives. */
