@@ -48,15 +48,16 @@ record ClusteringCandidates(int fileGroups, int small, int underPlan, int hot, i
       planned.addAll(plan.fileGroupIds());
     }
     HoodieLocalEngineContext context = new HoodieLocalEngineContext(metaClient.getStorageConf());
-    List<String> partitions = FSUtils.getAllPartitionPaths(context, metaClient, false);
+    // Listed as Hudi's planner lists them: from the metadata table where the table has one, not a LIST per partition.
+    HoodieMetadataConfig listing = config.getMetadataConfig();
+    List<String> partitions = FSUtils.getAllPartitionPaths(context, metaClient, listing);
     int fileGroups = 0;
     int small = 0;
     int underPlan = 0;
     int hot = 0;
     int left = 0;
     try (HoodieTableFileSystemView view = FileSystemViewManager.createInMemoryFileSystemViewWithTimeline(context,
-        metaClient, HoodieMetadataConfig.newBuilder().enable(false).build(),
-        metaClient.getActiveTimeline().getWriteTimeline().filterCompletedAndCompactionInstants())) {
+        metaClient, listing, metaClient.getActiveTimeline().getWriteTimeline().filterCompletedAndCompactionInstants())) {
       for (String partition : partitions) {
         int leftHere = 0;
         for (FileSlice slice : view.getLatestFileSlices(partition).toList()) {
