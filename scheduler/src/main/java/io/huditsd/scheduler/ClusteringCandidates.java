@@ -57,7 +57,8 @@ record ClusteringCandidates(int fileGroups, int small, int underPlan, int hot, i
     int hot = 0;
     int left = 0;
     try (HoodieTableFileSystemView view = FileSystemViewManager.createInMemoryFileSystemViewWithTimeline(context,
-        metaClient, listing, metaClient.getActiveTimeline().getWriteTimeline().filterCompletedAndCompactionInstants())) {
+        metaClient, listing,
+        metaClient.getActiveTimeline().getWriteTimeline().filterCompletedAndCompactionInstants())) {
       for (String partition : partitions) {
         int leftHere = 0;
         for (FileSlice slice : view.getLatestFileSlices(partition).toList()) {
