@@ -135,9 +135,10 @@ final class OnceCommand extends Command {
     PrintStream out = System.out;
     if (namespace.getBoolean("json")) {
       out.println(OnceSummary.json(bootstrap.getObjectMapper(), outcome, outcome.exitCode(detailed),
-          pass.tables().size(), finished, result.left(), failures));
+          pass.tables().size(), finished, result.left(), failures, result.decisions()));
     } else {
       printRuns(finished, out);
+      printNothingScheduled(result.decisions(), out);
       if (outcome == OnceOutcome.NOTHING_TO_DO) {
         out.println("Nothing to do on " + pass.tables().size() + " table(s)");
       } else if (outcome == OnceOutcome.SERVICED) {
@@ -361,6 +362,18 @@ final class OnceCommand extends Command {
     }
   }
 
+  /**
+   * One line per table and service the pass was asked to run that scheduled nothing, with why: a pass that did
+   * nothing says what held each service back.
+   */
+  private static void printNothingScheduled(List<OncePass.TableDecision> decisions, PrintStream out) {
+    for (OncePass.TableDecision decision : decisions) {
+      if (decision.decision().scheduledNothing()) {
+        out.println("nothing scheduled " + decision.decision().line(decision.table().id()));
+      }
+    }
+  }
+
   /** One line per finished run, for the logs of a CronJob. */
   private static void printRuns(List<RunRecord> finished, PrintStream out) {
     synchronized (finished) {
@@ -380,7 +393,7 @@ final class OnceCommand extends Command {
     if (error instanceof CommandFailedException failed) {
       if (!failed.summaryPrinted() && Boolean.TRUE.equals(namespace.getBoolean("json"))) {
         System.out.println(OnceSummary.json(Jackson.newObjectMapper(), failed.outcome(),
-            failed.outcome().exitCode(false), 0, List.of(), List.of(), List.of(failed.getMessage())));
+            failed.outcome().exitCode(false), 0, List.of(), List.of(), List.of(failed.getMessage()), List.of()));
         System.out.flush();
       }
       cli.getStdErr().println("hudi-tsd once: " + error.getMessage());

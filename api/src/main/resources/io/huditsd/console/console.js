@@ -225,6 +225,11 @@
     fact('Delta commits since compaction', backlog.deltaCommitsSinceCompaction);
     fact('Failed writes pending', view.failedWrites ? view.failedWrites.pending.join(', ') : 'none');
 
+    // What the last planning round decided for each service, and why: "below the trigger", "hot file groups left out".
+    const decisions = el('dl', { class: 'facts', id: 'table-decisions' });
+    Object.entries(view.services || {}).filter(([, s]) => s.lastDecision).forEach(([name, s]) => decisions.append(
+      el('dt', { text: name + ': ' + s.lastDecision.decision }), el('dd', { text: s.lastDecision.message })));
+
     const pause = el('button', { type: 'button', id: 'action-pause', text: view.paused ? 'Resume' : 'Pause' });
     pause.addEventListener('click', () => act(view.paused ? 'resume' : 'pause', () => api('POST', path + '/' + (view.paused ? 'resume' : 'pause'))));
     const service = el('select', { id: 'schedule-service' },
@@ -264,6 +269,7 @@
       el('section', { 'aria-labelledby': 'h-actions' }, el('h3', { id: 'h-actions', text: 'Actions' }),
         el('div', { class: 'toolbar' }, pause, el('label', { for: 'schedule-service', text: 'Service' }), service, preview, confirm),
         previewOut),
+      el('section', { 'aria-labelledby': 'h-decisions' }, el('h3', { id: 'h-decisions', text: 'Last decisions' }), decisions),
       el('section', { 'aria-labelledby': 'h-plans' }, el('h3', { id: 'h-plans', text: 'Plans' }), plansBox),
       el('section', { 'aria-labelledby': 'h-runs' }, el('h3', { id: 'h-runs', text: 'Runs' }), runsBox),
       el('section', { 'aria-labelledby': 'h-groups' }, el('h3', { id: 'h-groups', text: 'File groups' }), groupsBox),

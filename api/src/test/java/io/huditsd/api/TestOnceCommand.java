@@ -93,6 +93,45 @@ class TestOnceCommand {
     assertThat(second.stdout()).contains("Nothing to do on 2 table(s)").doesNotContain("status=");
   }
 
+  /**
+   * A copy-on-write table just loaded with 60 small files (6 partitions of 10), clustering forced: every file group
+   * was written in the last minutes, so the hot-data filter leaves all of them out. The pass says so, in the text
+   * and the JSON, naming the keys that change it, instead of only "Nothing to do".
+   */
+  @Test
+  void clusteringOfATableJustLoadedSaysItLeftEveryHotFileGroupOut() throws Exception {
+    Path events = work.resolve("hot/events");
+    try (SampleTable table = SampleTable.open(events.toString(), "events", HoodieTableType.COPY_ON_WRITE, 9,
+        Map.of("hoodie.parquet.small.file.limit", "0"))) {
+      for (int commit = 0; commit < 10; commit++) {
+        List<SampleRow> rows = new ArrayList<>();
+        for (int partition = 0; partition < 6; partition++) {
+          rows.add(SampleRow.of("k" + commit + "-" + partition, "p" + partition, 1, "first", commit));
+        }
+        table.insert(rows);
+      }
+    }
+    String[] flags = {"--table", events.toString(), "--services", "clustering", "--hoodie-conf",
+        "hoodie.clustering.inline.max.commits=1"};
+
+    Finished json = once(Stream.concat(Stream.of(flags), Stream.of("--json")).toArray(String[]::new));
+    assertThat(json.exitCode()).as(json.output()).isZero();
+    JsonNode summary = JSON.readTree(json.stdout().strip());
+    assertThat(summary.path("outcome").asText()).isEqualTo("nothing-to-do");
+    assertThat(summary.path("decisions")).as(summary.toString()).hasSize(1);
+    JsonNode clustering = summary.path("decisions").get(0);
+    assertThat(clustering.path("table").asText()).startsWith("events-");
+    assertThat(clustering.path("service").asText()).isEqualTo("clustering");
+    assertThat(clustering.path("decision").asText()).isEqualTo("hot-file-groups");
+    assertThat(clustering.path("message").asText()).startsWith("hot file groups left out: 60 of 60 small ones")
+        .contains("hoodie.clustering.plan.strategy.hot.minutes");
+
+    Finished text = once(flags);
+    assertThat(text.exitCode()).as(text.output()).isZero();
+    assertThat(text.stdout()).containsPattern("nothing scheduled table=events-\\S+ service=clustering"
+        + " decision=hot-file-groups: hot file groups left out: 60 of 60").contains("Nothing to do on 1 table(s)");
+  }
+
   @Test
   void aTableThatCannotBeReadFailsAloneAndTheOthersAreServiced() throws Exception {
     Path shipments = work.resolve("failing/shipments");

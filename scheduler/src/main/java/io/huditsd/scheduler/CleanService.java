@@ -6,12 +6,14 @@ import io.huditsd.executors.CleanAction;
 import io.huditsd.executors.ServiceAction;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
+import org.apache.hudi.common.model.HoodieCleaningPolicy;
 import org.apache.hudi.common.model.TableServiceType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieActiveTimeline;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.table.action.clean.CleaningTriggerStrategy;
 
 import java.util.Map;
 import java.util.Optional;
@@ -46,9 +48,34 @@ public final class CleanService implements PlannedService {
   }
 
   @Override
-  public Optional<Scheduling> due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
-                                  long nowMillis) {
-    return mayBeDue(metaClient) ? Optional.of(CleanService::schedule) : Optional.empty();
+  public Due due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config, long nowMillis) {
+    return mayBeDue(metaClient) ? Due.yes(CleanService::schedule)
+        : new Due.No(ServiceDecision.of(type(), ServiceDecision.Reason.BELOW_TRIGGER,
+            "nothing committed since the last clean"));
+  }
+
+  /**
+   * Hudi's own clean trigger ({@code hoodie.clean.max.commits} commits since the last clean) not reached yet, or no
+   * file slice past the retention.
+   */
+  @Override
+  public ServiceDecision nothingPlanned(ServicedTable table, HoodieTableMetaClient metaClient,
+                                        HoodieWriteConfig config) {
+    int since = commitsSinceLastClean(metaClient);
+    if (config.getCleaningTriggerStrategy() == CleaningTriggerStrategy.NUM_COMMITS
+        && since < config.getCleanTriggerMaxCommits()) {
+      return ServiceDecision.of(type(), ServiceDecision.Reason.BELOW_TRIGGER, "below Hudi's clean trigger (" + since
+          + " of " + config.getCleanTriggerMaxCommits() + " commits since the last clean; hoodie.clean.max.commits)");
+    }
+    HoodieCleaningPolicy policy = config.getCleanerPolicy();
+    String retention = switch (policy) {
+      case KEEP_LATEST_COMMITS -> "hoodie.clean.commits.retained=" + config.getCleanerCommitsRetained();
+      case KEEP_LATEST_FILE_VERSIONS -> "hoodie.clean.fileversions.retained="
+          + config.getCleanerFileVersionsRetained();
+      case KEEP_LATEST_BY_HOURS -> "hoodie.clean.hours.retained=" + config.getCleanerHoursRetained();
+    };
+    return ServiceDecision.of(type(), ServiceDecision.Reason.NOTHING_TO_PLAN, "no file slice is past the retention ("
+        + "hoodie.clean.policy=" + policy + ", " + retention + "), or a pending instant holds the clean boundary back");
   }
 
   @Override
@@ -72,11 +99,14 @@ public final class CleanService implements PlannedService {
 
   /** Whether anything was committed since the last completed clean. */
   static boolean mayBeDue(HoodieTableMetaClient metaClient) {
+    return commitsSinceLastClean(metaClient) > 0;
+  }
+
+  private static int commitsSinceLastClean(HoodieTableMetaClient metaClient) {
     HoodieActiveTimeline timeline = metaClient.getActiveTimeline();
     Option<HoodieInstant> lastClean = timeline.getCleanerTimeline().filterCompletedInstants().lastInstant();
-    int commitsSince = timeline.getCommitsTimeline().filterCompletedInstants()
+    return timeline.getCommitsTimeline().filterCompletedInstants()
         .findInstantsAfter(lastClean.map(HoodieInstant::requestedTime).orElse("0"), Integer.MAX_VALUE)
         .countInstants();
-    return commitsSince > 0;
   }
 }

@@ -15,6 +15,7 @@ import org.apache.hudi.common.util.ClusteringUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,7 +36,8 @@ import java.util.Set;
  * </ul>
  */
 public final class ClusteringService implements PlannedService {
-  private static final Map<String, String> FORCE_NOW = Map.of("hoodie.clustering.inline.max.commits", "1");
+  private static final String MAX_COMMITS_KEY = "hoodie.clustering.inline.max.commits";
+  private static final Map<String, String> FORCE_NOW = Map.of(MAX_COMMITS_KEY, "1");
 
   private final ClusteringAction action = new ClusteringAction();
   private final GroupCap groupCap;
@@ -66,9 +68,16 @@ public final class ClusteringService implements PlannedService {
   }
 
   @Override
-  public Optional<Scheduling> due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
-                                  long nowMillis) {
-    return triggerDue(metaClient, config) ? Optional.of(client -> schedule(table, client)) : Optional.empty();
+  public Due due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config, long nowMillis) {
+    Optional<ServiceDecision> notDue = notDue(metaClient, config);
+    return notDue.<Due>map(Due.No::new).orElseGet(() -> Due.yes(client -> schedule(table, client)));
+  }
+
+  /** What Hudi's plan strategy left out, counted again on the timeline the round planned against. */
+  @Override
+  public ServiceDecision nothingPlanned(ServicedTable table, HoodieTableMetaClient metaClient,
+                                        HoodieWriteConfig config) {
+    return ClusteringCandidates.read(metaClient, config, Instant.now()).decision();
   }
 
   @Override
@@ -98,11 +107,20 @@ public final class ClusteringService implements PlannedService {
 
   /** Hudi's clustering trigger, evaluated on the loaded timeline. */
   static boolean triggerDue(HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
+    return notDue(metaClient, config).isEmpty();
+  }
+
+  /** Why Hudi's clustering trigger is not reached on the loaded timeline; empty when it is. */
+  static Optional<ServiceDecision> notDue(HoodieTableMetaClient metaClient, HoodieWriteConfig config) {
     HoodieActiveTimeline timeline = metaClient.getActiveTimeline();
     Option<HoodieInstant> lastClustering = timeline.getLastClusteringInstant();
     int commitsSince = timeline.getCommitsTimeline().filterCompletedInstants()
         .findInstantsAfter(lastClustering.map(HoodieInstant::requestedTime).orElse("0"), Integer.MAX_VALUE)
         .countInstants();
-    return commitsSince >= config.getInlineClusterMaxCommits();
+    int wanted = config.getInlineClusterMaxCommits();
+    return commitsSince >= wanted ? Optional.empty()
+        : Optional.of(ServiceDecision.of(ServiceType.CLUSTERING, ServiceDecision.Reason.BELOW_TRIGGER,
+            "below the trigger (" + commitsSince + " of " + wanted + " commits since the last clustering; "
+                + MAX_COMMITS_KEY + ")"));
   }
 }

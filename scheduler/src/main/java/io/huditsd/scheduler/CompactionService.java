@@ -16,6 +16,7 @@ import org.apache.hudi.common.util.CompactionUtils;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.collection.Pair;
 import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.table.action.compact.CompactionTriggerStrategy;
 
 import java.util.Date;
 import java.util.Map;
@@ -34,8 +35,11 @@ import java.util.Optional;
  * </ul>
  */
 public final class CompactionService implements PlannedService {
+  private static final String TRIGGER_STRATEGY_KEY = "hoodie.compact.inline.trigger.strategy";
+  private static final String MAX_DELTA_COMMITS_KEY = "hoodie.compact.inline.max.delta.commits";
+  private static final String MAX_DELTA_SECONDS_KEY = "hoodie.compact.inline.max.delta.seconds";
   private static final Map<String, String> FORCE_NOW = Map.of(
-      "hoodie.compact.inline.trigger.strategy", "NUM_COMMITS", "hoodie.compact.inline.max.delta.commits", "1");
+      TRIGGER_STRATEGY_KEY, "NUM_COMMITS", MAX_DELTA_COMMITS_KEY, "1");
 
   private final CompactionAction action = new CompactionAction();
 
@@ -50,9 +54,21 @@ public final class CompactionService implements PlannedService {
   }
 
   @Override
-  public Optional<Scheduling> due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
-                                  long nowMillis) {
-    return triggerDue(metaClient, config, nowMillis) ? Optional.of(CompactionService::schedule) : Optional.empty();
+  public Due due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config, long nowMillis) {
+    Optional<ServiceDecision> notDue = notDue(metaClient, config, nowMillis);
+    return notDue.<Due>map(Due.No::new).orElseGet(() -> Due.yes(CompactionService::schedule));
+  }
+
+  /**
+   * Hudi's compaction strategy picked no file slice: every file group with log files is under a pending clustering,
+   * or none has log files to merge.
+   */
+  @Override
+  public ServiceDecision nothingPlanned(ServicedTable table, HoodieTableMetaClient metaClient,
+                                        HoodieWriteConfig config) {
+    return ServiceDecision.of(type(), ServiceDecision.Reason.NOTHING_TO_PLAN, "due, but Hudi's compaction strategy ("
+        + config.getCompactionStrategy().getClass().getSimpleName() + ", hoodie.compaction.strategy) picked no file"
+        + " slice: none has log files outside a pending clustering plan");
   }
 
   @Override
@@ -76,26 +92,50 @@ public final class CompactionService implements PlannedService {
 
   /** Hudi's compaction trigger, evaluated on the loaded timeline at {@code nowMillis}. */
   static boolean triggerDue(HoodieTableMetaClient metaClient, HoodieWriteConfig config, long nowMillis) {
+    return notDue(metaClient, config, nowMillis).isEmpty();
+  }
+
+  /** Why Hudi's compaction trigger is not reached on the loaded timeline at {@code nowMillis}; empty when it is. */
+  static Optional<ServiceDecision> notDue(HoodieTableMetaClient metaClient, HoodieWriteConfig config,
+                                          long nowMillis) {
     if (metaClient.getTableType() != HoodieTableType.MERGE_ON_READ) {
-      return false;
+      return Optional.of(ServiceDecision.of(ServiceType.COMPACTION, ServiceDecision.Reason.NOT_APPLICABLE,
+          "a copy-on-write table has no log files to compact"));
     }
     HoodieActiveTimeline timeline = metaClient.getActiveTimeline();
     Option<Pair<HoodieTimeline, HoodieInstant>> since =
         CompactionUtils.getCompletedDeltaCommitsSinceLatestCompaction(timeline);
     if (!since.isPresent()) {
-      return false;
+      return Optional.of(ServiceDecision.of(ServiceType.COMPACTION, ServiceDecision.Reason.BELOW_TRIGGER,
+          "no delta commit since the last compaction"));
     }
     int deltaCommits = since.get().getLeft().countInstants();
-    boolean enoughCommits = deltaCommits >= config.getInlineCompactDeltaCommitMax();
+    int commitsWanted = config.getInlineCompactDeltaCommitMax();
+    boolean enoughCommits = deltaCommits >= commitsWanted;
     Option<Date> last = TimelineUtils.parseDateFromInstantTimeSafely(since.get().getRight().requestedTime());
-    boolean enoughTime = last.isPresent() && deltaCommits > 0
-        && (nowMillis - last.get().getTime()) / 1000 >= config.getInlineCompactDeltaSecondsMax();
-    return switch (config.getInlineCompactTriggerStrategy()) {
+    long elapsedSeconds = last.isPresent() ? (nowMillis - last.get().getTime()) / 1000 : 0;
+    int secondsWanted = config.getInlineCompactDeltaSecondsMax();
+    boolean enoughTime = last.isPresent() && deltaCommits > 0 && elapsedSeconds >= secondsWanted;
+    CompactionTriggerStrategy strategy = config.getInlineCompactTriggerStrategy();
+    boolean due = switch (strategy) {
       case NUM_COMMITS, NUM_COMMITS_AFTER_LAST_REQUEST -> enoughCommits;
       case TIME_ELAPSED -> enoughTime;
       case NUM_OR_TIME -> enoughCommits || enoughTime;
       case NUM_AND_TIME -> enoughCommits && enoughTime;
     };
+    if (due) {
+      return Optional.empty();
+    }
+    String commits = deltaCommits + " of " + commitsWanted + " delta commits since the last compaction";
+    String time = elapsedSeconds + " of " + secondsWanted + " s since it";
+    String figures = switch (strategy) {
+      case NUM_COMMITS, NUM_COMMITS_AFTER_LAST_REQUEST -> commits + "; " + MAX_DELTA_COMMITS_KEY;
+      case TIME_ELAPSED -> time + "; " + MAX_DELTA_SECONDS_KEY;
+      case NUM_OR_TIME, NUM_AND_TIME -> commits + ", " + time + "; " + MAX_DELTA_COMMITS_KEY + ", "
+          + MAX_DELTA_SECONDS_KEY;
+    };
+    return Optional.of(ServiceDecision.of(ServiceType.COMPACTION, ServiceDecision.Reason.BELOW_TRIGGER,
+        "below the trigger (" + figures + ", " + TRIGGER_STRATEGY_KEY + "=" + strategy + ")"));
   }
 
   /** Whether time alone can make compaction due, so a poll must evaluate it even when nothing changed. */

@@ -25,6 +25,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,6 +48,9 @@ import java.util.function.Supplier;
  */
 public final class DuePlanner {
   private static final Logger LOG = LoggerFactory.getLogger(DuePlanner.class);
+  private static final ServiceDecision DEFERRED_CLEAN = ServiceDecision.of(ServiceType.CLEAN,
+      ServiceDecision.Reason.DEFERRED, "waits for the table's compaction or clustering queued or running here; the"
+      + " next poll plans it");
 
   private final HudiTables tables;
   private final WorkerPool pool;
@@ -221,11 +225,15 @@ public final class DuePlanner {
    *     again ({@link FailedWrites#recheckAt}); and at once when the round left the clean and archival to the next
    *     poll ({@link CleanDeferral})
    * @param failedWrites the writer commits found failed in this round and what was rolled back
+   * @param decisions what the round decided for each service, and why (every service, those the table does not run
+   *     as {@link ServiceDecision.Reason#DISABLED})
    */
   public record Outcome(List<String> scheduledInstants, int enqueued, boolean timeTriggered,
-                        Optional<Instant> recheckAt, FailedWrites failedWrites) {
+                        Optional<Instant> recheckAt, FailedWrites failedWrites,
+                        Map<ServiceType, ServiceDecision> decisions) {
     public Outcome {
       scheduledInstants = List.copyOf(scheduledInstants);
+      decisions = Map.copyOf(decisions);
       Objects.requireNonNull(recheckAt, "recheckAt is null");
       Objects.requireNonNull(failedWrites, "failedWrites is null");
     }
@@ -257,24 +265,31 @@ public final class DuePlanner {
     List<String> scheduled = new ArrayList<>();
     int enqueued = 0;
     CleanDeferral.Round deferral = cleanDeferral.round(table.id());
+    Map<ServiceType, ServiceDecision> decisions = new EnumMap<>(ServiceType.class);
     try {
-      Map<PlannedService, PlannedService.Scheduling> due = dueServices(table, metaClient, config, pending);
+      Map<PlannedService, PlannedService.Scheduling> due = dueServices(table, metaClient, config, pending, decisions);
       // Opened when the first service that does not wait is scheduled: a round whose only due service is a deferred
       // clean opens no client (a fresh meta client: a GET and a LIST on an object store).
       try (OpenedOnUse client = new OpenedOnUse(() -> tables.writeClient(table))) {
         for (Map.Entry<PlannedService, PlannedService.Scheduling> service : due.entrySet()) {
           List<PendingPlan> current = pending;
-          if (service.getKey().type() == ServiceType.CLEAN
-              && deferral.defers(() -> compactingOrClustering(table, current))) {
+          ServiceType type = service.getKey().type();
+          if (type == ServiceType.CLEAN && deferral.defers(() -> compactingOrClustering(table, current))) {
+            decisions.put(type, DEFERRED_CLEAN);
             continue;
           }
           Option<String> instant = service.getValue().schedule(client.get());
           if (instant.isEmpty()) {
+            decisions.put(type, service.getKey().nothingPlanned(table, metaClient, config));
             continue;
           }
           List<String> written = new ArrayList<>(List.of(instant.get()));
           pending = afterScheduling(table, metaClient, config, written);
           scheduled.addAll(written);
+          decisions.put(type, written.isEmpty()
+              ? ServiceDecision.of(type, ServiceDecision.Reason.WITHDRAWN, "the plan " + instant.get()
+                  + " shared file groups with an earlier pending plan and was withdrawn (see the log)")
+              : ServiceDecision.of(type, ServiceDecision.Reason.SCHEDULED, "scheduled " + instant.get()));
           // Queued as soon as it is written: a tiny compaction does not wait for a plan after it to be written
           // (a plan and its skew-adjusted instant take a few hundred milliseconds each).
           enqueued += enqueuePending(table, metaClient, pending, scheduled,
@@ -282,7 +297,7 @@ public final class DuePlanner {
         }
       }
       enqueued += enqueuePending(table, metaClient, pending, scheduled, plan -> !scheduled.contains(plan.instant()))
-          + enqueueArchiveIfDue(table, metaClient, config, deferral, pending);
+          + enqueueArchiveIfDue(table, metaClient, config, deferral, pending, decisions);
     } finally {
       deferral.end();
     }
@@ -294,7 +309,7 @@ public final class DuePlanner {
     Optional<Instant> deferredUntil = deferral.deferred() ? Optional.of(Instant.now()) : Optional.empty();
     return new Outcome(scheduled, enqueued, timeTriggered(table, config),
         earliest(earliest(earliestHeartbeatExpiry(table, metaClient, pending), failed.recheckAt()), deferredUntil),
-        failed);
+        failed, decisions);
   }
 
   /** Whether a compaction or clustering plan of the table is queued or running in this daemon (see CleanDeferral). */
@@ -315,19 +330,44 @@ public final class DuePlanner {
     return failedWrites.run(table, metaClient, config, table.runs(ServiceType.CLEAN));
   }
 
-  /** The services the table runs that have no pending plan and are due, in scheduling order, with how to plan. */
+  /**
+   * The services the table runs that have no pending plan and are due, in scheduling order, with how to plan; why
+   * each other service is not planned goes into {@code decisions}.
+   */
   private Map<PlannedService, PlannedService.Scheduling> dueServices(ServicedTable table,
                                                                      HoodieTableMetaClient metaClient,
                                                                      HoodieWriteConfig config,
-                                                                     List<PendingPlan> pending) {
+                                                                     List<PendingPlan> pending,
+                                                                     Map<ServiceType, ServiceDecision> decisions) {
     long now = System.currentTimeMillis();
     Map<PlannedService, PlannedService.Scheduling> due = new LinkedHashMap<>();
     for (PlannedService service : services.planned()) {
-      if (table.runs(service.type()) && pending.stream().noneMatch(plan -> plan.service() == service.type())) {
-        service.due(table, metaClient, config, now).ifPresent(scheduling -> due.put(service, scheduling));
+      ServiceType type = service.type();
+      if (!table.runs(type)) {
+        decisions.put(type, disabled(type));
+        continue;
+      }
+      Optional<PendingPlan> waiting = pending.stream().filter(plan -> plan.service() == type).findFirst();
+      if (waiting.isPresent()) {
+        decisions.put(type, ServiceDecision.of(type, ServiceDecision.Reason.PENDING_PLAN, "the pending plan "
+            + waiting.get().instant() + (waiting.get().inflight() ? " (inflight)" : " (requested)")
+            + " runs first; no new plan until it completes"));
+        continue;
+      }
+      PlannedService.Due answer = service.due(table, metaClient, config, now);
+      if (answer instanceof PlannedService.Due.Yes yes) {
+        due.put(service, yes.scheduling());
+      } else if (answer instanceof PlannedService.Due.No no) {
+        decisions.put(type, no.why());
       }
     }
     return due;
+  }
+
+  /** The decision for a service the table does not run. */
+  static ServiceDecision disabled(ServiceType type) {
+    return ServiceDecision.of(type, ServiceDecision.Reason.DISABLED,
+        "not among the table's services (services: of the table or tsd.yml, --services of once)");
   }
 
   /**
@@ -400,13 +440,25 @@ public final class DuePlanner {
 
   /**
    * Archival has no plan: a due table gets a work item without an instant. 1 when one was queued. It waits with the
-   * clean ({@link CleanDeferral}); asked before {@link ArchiveService#due}, whose every true answer counts as a run.
+   * clean ({@link CleanDeferral}); asked before {@link ArchiveService#decide}, whose every "scheduled" counts as a run.
    */
   private int enqueueArchiveIfDue(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
-                                  CleanDeferral.Round deferral, List<PendingPlan> pending) {
+                                  CleanDeferral.Round deferral, List<PendingPlan> pending,
+                                  Map<ServiceType, ServiceDecision> decisions) {
     ArchiveService archive = services.archive();
-    return table.runs(archive.type()) && ArchiveService.pastMaxCommits(metaClient, config)
-        && !deferral.defers(() -> compactingOrClustering(table, pending)) && archive.due(table, metaClient, config)
+    if (!table.runs(archive.type())) {
+      decisions.put(archive.type(), disabled(archive.type()));
+      return 0;
+    }
+    if (ArchiveService.pastMaxCommits(metaClient, config)
+        && deferral.defers(() -> compactingOrClustering(table, pending))) {
+      decisions.put(archive.type(), ServiceDecision.of(archive.type(), ServiceDecision.Reason.DEFERRED,
+          DEFERRED_CLEAN.message()));
+      return 0;
+    }
+    ServiceDecision decision = archive.decide(table, metaClient, config);
+    decisions.put(archive.type(), decision);
+    return decision.reason() == ServiceDecision.Reason.SCHEDULED
         && pool.submit(WorkItem.forArchive(table)).isPresent() ? 1 : 0;
   }
 

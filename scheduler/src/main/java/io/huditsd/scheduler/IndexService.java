@@ -54,9 +54,18 @@ public final class IndexService implements PlannedService {
   }
 
   @Override
-  public Optional<Scheduling> due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
-                                  long nowMillis) {
-    return scheduling(table, trigger.due(table, metaClient));
+  public Due due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config, long nowMillis) {
+    Set<MetadataIndexKind> due = trigger.due(table, metaClient);
+    if (!due.isEmpty()) {
+      return Due.yes(client -> trigger.schedule(table, client, due));
+    }
+    Set<MetadataIndexKind> missing = trigger.missing(table, metaClient);
+    return new Due.No(missing.isEmpty()
+        ? ServiceDecision.of(type(), ServiceDecision.Reason.BELOW_TRIGGER,
+            "every wanted index is built (the table's indexes: setting names them)")
+        : ServiceDecision.of(type(), ServiceDecision.Reason.BACKING_OFF, "the builds of " + missing
+            + " failed recently and are tried again later (see the runs); a build requested through REST is not held"
+            + " back"));
   }
 
   /** On request the indexes that failed recently are not held back. */

@@ -1,5 +1,6 @@
 package io.huditsd.scheduler;
 
+import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.PlanLiveness.Heartbeat;
 import io.huditsd.executors.RunRecord;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,11 +61,23 @@ public final class OncePass {
     this.heartbeats = Objects.requireNonNull(heartbeats, "heartbeats is null");
   }
 
-  /** What a pass found: problems (tables or plans that failed) and plans it left to the live processes holding them. */
-  public record Result(List<String> problems, List<LeftPlan> left) {
+  /**
+   * What a pass found: problems (tables or plans that failed), plans it left to the live processes holding them, and
+   * what its planning decided for each table and service, and why.
+   */
+  public record Result(List<String> problems, List<LeftPlan> left, List<TableDecision> decisions) {
     public Result {
       problems = List.copyOf(problems);
       left = List.copyOf(left);
+      decisions = List.copyOf(decisions);
+    }
+  }
+
+  /** What the pass decided for one service of one table: the round that scheduled it, else the last round's word. */
+  public record TableDecision(ServicedTable table, ServiceDecision decision) {
+    public TableDecision {
+      Objects.requireNonNull(table, "table is null");
+      Objects.requireNonNull(decision, "decision is null");
     }
   }
 
@@ -96,20 +110,22 @@ public final class OncePass {
     // Rounds that only waited for heartbeats do not count against MAX_ROUNDS: each held plan is waited for at most
     // twice (its next renewal, then its expiry), and the deadline bounds them all.
     int waits = 0;
+    Map<TableState, Map<ServiceType, ServiceDecision>> decided = new LinkedHashMap<>();
     for (int round = 1; round <= MAX_ROUNDS; round++) {
       int before = finishedRuns.size();
       if (!clock.instant().isBefore(deadline)) {
         problems.add(timedOut(timeout));
-        return new Result(problems, List.copyOf(live.values()));
+        return result(problems, live, decided);
       }
       for (TableState state : states) {
         if (state.snapshot().consecutiveFailures() == 0) {
           poller.poll(state, true);
+          keepDecisions(decided, state);
         }
       }
       if (!pool.awaitIdle(Duration.between(clock.instant(), deadline))) {
         problems.add(timedOut(timeout));
-        return new Result(problems, List.copyOf(live.values()));
+        return result(problems, live, decided);
       }
       List<RunRecord> ran;
       synchronized (finishedRuns) {
@@ -145,7 +161,7 @@ public final class OncePass {
         if (!wakeAt.get().isBefore(deadline)) {
           problems.add("timed out after " + timeout.toSeconds() + "s: plans held by heartbeats that expire at "
               + wakeAt.get() + " at the earliest were left undone");
-          return new Result(problems, List.copyOf(live.values()));
+          return result(problems, live, decided);
         }
         waitForHeartbeats(watched.values(), wakeAt.get());
         if (waits++ < MAX_WAITS) {
@@ -164,7 +180,29 @@ public final class OncePass {
         problems.add(run.item().describe() + " failed: " + run.error().orElse("unknown error"));
       }
     }
-    return new Result(problems, List.copyOf(live.values()));
+    return result(problems, live, decided);
+  }
+
+  private static Result result(List<String> problems, Map<String, LeftPlan> live,
+                               Map<TableState, Map<ServiceType, ServiceDecision>> decided) {
+    List<TableDecision> decisions = new ArrayList<>();
+    decided.forEach((state, byService) -> byService.values()
+        .forEach(decision -> decisions.add(new TableDecision(state.table(), decision))));
+    return new Result(problems, List.copyOf(live.values()), decisions);
+  }
+
+  /**
+   * Keeps what the round just planned decided: a later round's decision replaces an earlier one, except a plan
+   * scheduled, which stays the pass's decision for that service (the rounds after it find the plan done).
+   */
+  private static void keepDecisions(Map<TableState, Map<ServiceType, ServiceDecision>> decided, TableState state) {
+    Map<ServiceType, ServiceDecision> kept = decided.computeIfAbsent(state, any -> new EnumMap<>(ServiceType.class));
+    for (ServiceDecision decision : state.snapshot().decisions().values()) {
+      ServiceDecision earlier = kept.get(decision.service());
+      if (earlier == null || earlier.reason() != ServiceDecision.Reason.SCHEDULED) {
+        kept.put(decision.service(), decision);
+      }
+    }
   }
 
   /** A plan held by a heartbeat, as the pass last saw it. */

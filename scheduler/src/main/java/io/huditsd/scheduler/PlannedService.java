@@ -9,6 +9,7 @@ import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -26,16 +27,45 @@ public sealed interface PlannedService extends TableService
     Option<String> schedule(HoodieJavaWriteClient<HoodieAvroPayload> client);
   }
 
+  /** Whether a service is due: how to write its plan, or why it is not due. */
+  sealed interface Due permits Due.Yes, Due.No {
+    static Due yes(Scheduling scheduling) {
+      return new Yes(scheduling);
+    }
+
+    /** Due: how to write the plan now. */
+    record Yes(Scheduling scheduling) implements Due {
+      public Yes {
+        Objects.requireNonNull(scheduling, "scheduling is null");
+      }
+    }
+
+    /** Not due, and why. */
+    record No(ServiceDecision why) implements Due {
+      public No {
+        Objects.requireNonNull(why, "why is null");
+      }
+    }
+  }
+
   /**
-   * Whether the service is due on this timeline, as the poll asks: how to write its plan now, or empty. Where Hudi
+   * Whether the service is due on this timeline, as the poll asks: how to write its plan now, or why not. Where Hudi
    * has a trigger for the service this is a cheap pre-check of it on the loaded timeline that only decides whether to
    * open a write client: Hudi evaluates the same trigger again when it schedules, so a plan is written exactly when
    * Hudi's own inline scheduling would write one.
    *
    * @param nowMillis the time the poll runs at, for triggers on elapsed time
    */
-  Optional<Scheduling> due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config,
-                           long nowMillis);
+  Due due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config, long nowMillis);
+
+  /**
+   * Why Hudi wrote no plan although the service was due: what its planner left out and the keys that change it,
+   * read again from the timeline the round planned against. By default only that Hudi found nothing.
+   */
+  default ServiceDecision nothingPlanned(ServicedTable table, HoodieTableMetaClient metaClient,
+                                         HoodieWriteConfig config) {
+    return ServiceDecision.of(type(), ServiceDecision.Reason.NOTHING_TO_PLAN, "due, but Hudi found nothing to plan");
+  }
 
   /**
    * How to write a plan now, whatever the trigger says (a request through the REST API): the client then carries

@@ -1,11 +1,13 @@
 package io.huditsd.scheduler;
 
+import io.huditsd.config.ServiceType;
 import io.huditsd.executors.FailedWrites;
 import io.huditsd.scheduler.view.TableBacklog;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.config.HoodieWriteConfig;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -24,13 +26,16 @@ import java.util.Optional;
  * @param failures polls that failed in a row since the last success
  * @param replansServed how many of {@link TableState#replanOnNextPoll()}'s requests the last successful poll has
  *     planned for; fewer than were made means the next poll plans even if the timeline did not change
+ * @param decisions what the last planning round decided for each service of the table, and why; kept by polls that
+ *     did not plan (nothing changed), so it is the decision in force
  */
 record PollResult(Optional<LoadedTable> table, Optional<Instant> lastPoll, Optional<Instant> lastChange,
                   boolean timeTriggered, Optional<Instant> recheckAt, FailedWrites failedWrites,
-                  Optional<TableBacklog> backlog, Failures failures, long replansServed) {
+                  Optional<TableBacklog> backlog, Failures failures, long replansServed,
+                  Map<ServiceType, ServiceDecision> decisions) {
   /** Before the first poll. */
   static final PollResult NONE = new PollResult(Optional.empty(), Optional.empty(), Optional.empty(), false,
-      Optional.empty(), FailedWrites.NONE, Optional.empty(), Failures.NONE, 0);
+      Optional.empty(), FailedWrites.NONE, Optional.empty(), Failures.NONE, 0, Map.of());
 
   PollResult {
     Objects.requireNonNull(table, "table is null");
@@ -40,6 +45,7 @@ record PollResult(Optional<LoadedTable> table, Optional<Instant> lastPoll, Optio
     Objects.requireNonNull(failedWrites, "failedWrites is null");
     Objects.requireNonNull(backlog, "backlog is null");
     Objects.requireNonNull(failures, "failures is null");
+    decisions = Map.copyOf(decisions);
   }
 
   /**
@@ -87,7 +93,7 @@ record PollResult(Optional<LoadedTable> table, Optional<Instant> lastPoll, Optio
   /** A poll that found nothing to do: only the poll time moves, and earlier failures are forgotten. */
   PollResult unchanged(Instant polledAt) {
     return new PollResult(table, Optional.of(polledAt), lastChange, timeTriggered, recheckAt, failedWrites, backlog,
-        Failures.NONE, replansServed);
+        Failures.NONE, replansServed, decisions);
   }
 
   /**
@@ -99,7 +105,7 @@ record PollResult(Optional<LoadedTable> table, Optional<Instant> lastPoll, Optio
     Optional<LoadedTable> checked = table.map(loaded -> new LoadedTable(loaded.fingerprint(), loaded.metaClient(),
         loaded.writeConfig(), location, propertiesCheckedAt));
     return new PollResult(checked, Optional.of(polledAt), lastChange, timeTriggered, recheckAt, failedWrites, backlog,
-        Failures.NONE, replansServed);
+        Failures.NONE, replansServed, decisions);
   }
 
   /**
@@ -108,6 +114,6 @@ record PollResult(Optional<LoadedTable> table, Optional<Instant> lastPoll, Optio
    */
   PollResult failed(Optional<Instant> polledAt, Failures failures) {
     return new PollResult(table, polledAt, lastChange, timeTriggered, recheckAt, failedWrites, backlog, failures,
-        replansServed);
+        replansServed, decisions);
   }
 }

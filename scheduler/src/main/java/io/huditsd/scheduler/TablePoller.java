@@ -1,5 +1,7 @@
 package io.huditsd.scheduler;
 
+import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.CleanInflightPlans;
 import io.huditsd.executors.FailedWrites;
 import io.huditsd.executors.HudiTables;
@@ -15,6 +17,8 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -180,12 +184,16 @@ public final class TablePoller {
       boolean timeTriggered = last.timeTriggered();
       Optional<Instant> recheckAt = last.recheckAt();
       FailedWrites failedWrites = last.failedWrites();
+      Map<ServiceType, ServiceDecision> decisions = last.decisions();
       // Loading the table can take seconds; a table handed to another replica meanwhile is planned by it.
-      if (!state.isPaused() && owned.test(state.table().id())) {
+      if (state.isPaused()) {
+        decisions = paused(state.table());
+      } else if (owned.test(state.table().id())) {
         DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table(), metaClient, config);
         timeTriggered = outcome.timeTriggered();
         recheckAt = outcome.recheckAt();
         failedWrites = outcome.failedWrites();
+        decisions = outcome.decisions();
         if (!outcome.scheduledInstants().isEmpty()) {
           observer.scheduled(state.table().id(), outcome.scheduledInstants());
           // Our own plans changed the timeline; they are already enqueued, so they alone are no change.
@@ -201,7 +209,8 @@ public final class TablePoller {
       state.publish(new PollResult(Optional.of(new PollResult.LoadedTable(fingerprint, metaClient, kept, location,
               propertiesCheckedAt)),
           Optional.of(now), changed ? Optional.of(now) : last.lastChange(), timeTriggered, recheckAt, failedWrites,
-          backlog, PollResult.Failures.NONE, replanRequests));
+          backlog, PollResult.Failures.NONE, replanRequests, decisions));
+      logChangedDecisions(state.table(), last.decisions(), decisions);
       return Result.PLANNED;
     } catch (Exception | LinkageError e) {
       return recordFailure(state, last, Optional.of(now), now, e);
@@ -219,6 +228,32 @@ public final class TablePoller {
     String timelinePath = metaClient.getTimelinePath().toString();
     return current.timeline().toString().equals(timelinePath) ? current
         : TimelineLocation.resolve(hadoopConfiguration, basePath, timelinePath);
+  }
+
+  /** A paused table's services: each one the table runs is paused, the others disabled. */
+  private static Map<ServiceType, ServiceDecision> paused(ServicedTable table) {
+    Map<ServiceType, ServiceDecision> decisions = new EnumMap<>(ServiceType.class);
+    for (ServiceType type : ServiceType.values()) {
+      decisions.put(type, table.runs(type)
+          ? ServiceDecision.of(type, ServiceDecision.Reason.PAUSED, "the table is paused (POST .../resume resumes it)")
+          : DuePlanner.disabled(type));
+    }
+    return decisions;
+  }
+
+  /**
+   * One line per service whose decision changed since the last planning round: by reason, not by message, so a
+   * trigger counting up ("2 of 5 delta commits", "3 of 5") says it once, not on every poll. A plan written is logged
+   * by the planner's own "Scheduled" line; a service the table does not run is not worth a line.
+   */
+  private static void logChangedDecisions(ServicedTable table, Map<ServiceType, ServiceDecision> before,
+                                          Map<ServiceType, ServiceDecision> now) {
+    for (ServiceDecision decision : now.values()) {
+      ServiceDecision previous = before.get(decision.service());
+      if (decision.scheduledNothing() && (previous == null || previous.reason() != decision.reason())) {
+        LOG.info("Nothing scheduled {}", decision.line(table.id()));
+      }
+    }
   }
 
   private static void logRecovery(TableState state, PollResult last) {

@@ -1,11 +1,13 @@
 package io.huditsd.scheduler;
 
+import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.FailedWrites;
 import io.huditsd.scheduler.view.TableBacklog;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -23,11 +25,12 @@ import java.util.Optional;
  * @param backlog backlog figures as of the last changed poll
  * @param failedWrites failed writer commits as of the last planning round (see
  *     {@link io.huditsd.executors.FailedWritesRollback})
+ * @param decisions what the last planning round decided for each service, and why (empty before the first)
  */
 public record TableSnapshot(ServicedTable table, Optional<HoodieTableMetaClient> metaClient,
                             Optional<Instant> lastPoll, Optional<Instant> lastChange, int consecutiveFailures,
                             Optional<String> lastError, boolean paused, Optional<TableBacklog> backlog,
-                            FailedWrites failedWrites) {
+                            FailedWrites failedWrites, Map<ServiceType, ServiceDecision> decisions) {
   public TableSnapshot {
     Objects.requireNonNull(table, "table is null");
     Objects.requireNonNull(metaClient, "metaClient is null");
@@ -36,6 +39,7 @@ public record TableSnapshot(ServicedTable table, Optional<HoodieTableMetaClient>
     Objects.requireNonNull(lastError, "lastError is null");
     Objects.requireNonNull(backlog, "backlog is null");
     Objects.requireNonNull(failedWrites, "failedWrites is null");
+    decisions = Map.copyOf(decisions);
   }
 
   /** COPY_ON_WRITE or MERGE_ON_READ, once the table was read. */

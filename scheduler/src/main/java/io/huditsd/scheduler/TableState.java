@@ -75,6 +75,6 @@ public final class TableState {
     PollResult result = polled.get();
     return new TableSnapshot(table, result.table().map(PollResult.LoadedTable::metaClient), result.lastPoll(),
         result.lastChange(), result.failures().count(), result.failures().lastError(), paused.get(),
-        result.backlog(), result.failedWrites());
+        result.backlog(), result.failedWrites(), result.decisions());
   }
 }

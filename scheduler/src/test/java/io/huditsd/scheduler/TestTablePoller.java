@@ -208,7 +208,7 @@ class TestTablePoller {
     state.publish(new PollResult(Optional.of(new PollResult.LoadedTable(loaded.fingerprint(), loaded.metaClient(),
             loaded.writeConfig(), remote, loaded.propertiesCheckedAt())), last.lastPoll(), last.lastChange(),
         last.timeTriggered(), last.recheckAt(), last.failedWrites(), last.backlog(), last.failures(),
-        last.replansServed()));
+        last.replansServed(), last.decisions()));
   }
 
   @Test
@@ -373,7 +373,8 @@ class TestTablePoller {
     // the poll plans against the loaded meta client and must build the config it no longer holds.
     PollResult last = state.polled();
     state.publish(new PollResult(last.table(), last.lastPoll(), last.lastChange(), false,
-        Optional.of(clock.instant()), last.failedWrites(), last.backlog(), last.failures(), state.replanRequests()));
+        Optional.of(clock.instant()), last.failedWrites(), last.backlog(), last.failures(), state.replanRequests(),
+        last.decisions()));
     HoodieTableMetaClient loaded = last.table().orElseThrow().metaClient();
 
     assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
@@ -416,7 +417,7 @@ class TestTablePoller {
     state.publish(new PollResult(Optional.of(new PollResult.LoadedTable(loaded.fingerprint(), loaded.metaClient(),
             loaded.writeConfig(), stale, loaded.propertiesCheckedAt())), last.lastPoll(), last.lastChange(),
         last.timeTriggered(), last.recheckAt(), last.failedWrites(), last.backlog(), last.failures(),
-        last.replansServed()));
+        last.replansServed(), last.decisions()));
     clock.advance(Duration.ofSeconds(30));
 
     assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.UNCHANGED);

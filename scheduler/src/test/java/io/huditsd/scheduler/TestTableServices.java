@@ -95,9 +95,9 @@ class TestTableServices {
       HoodieTableMetaClient metaClient = localTables.hudiTables().metaClient(table.basePath());
       long now = System.currentTimeMillis();
       assertThat(service.due(table, metaClient, config(table, metaClient, Map.of()), now))
-          .as(service.type() + " by default").isEmpty();
+          .as(service.type() + " by default").isInstanceOf(PlannedService.Due.No.class);
       assertThat(service.due(table, metaClient, config(table, metaClient, service.forceNowKeys()), now))
-          .as(service.type() + " forced").isPresent();
+          .as(service.type() + " forced").isInstanceOf(PlannedService.Due.Yes.class);
     }
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.huditsd.api.ServiceOutcomes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.executors.FailedWrites;
+import io.huditsd.scheduler.ServiceDecision;
 import io.huditsd.scheduler.TableSnapshot;
 import io.huditsd.scheduler.view.CleanBlocker;
 import io.huditsd.scheduler.view.CleanableFiles;
@@ -69,8 +70,25 @@ public record TableView(String id, String basePath, String tableType, Integer ta
     }
   }
 
-  /** One service on one table. */
-  public record ServiceView(boolean enabled, Instant lastSuccess, Instant lastFailure, String lastError) {
+  /**
+   * One service on one table.
+   *
+   * @param lastDecision what the last planning round decided for the service, and why; absent before the first
+   */
+  public record ServiceView(boolean enabled, Instant lastSuccess, Instant lastFailure, String lastError,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) DecisionView lastDecision) {
+  }
+
+  /**
+   * A planning round's decision for a service (see {@link ServiceDecision}).
+   *
+   * @param decision the reason code: scheduled, below-trigger, hot-file-groups, under-pending-plan, ...
+   * @param message the figures behind it and the keys that change it
+   */
+  public record DecisionView(String decision, String message) {
+    static DecisionView of(ServiceDecision decision) {
+      return decision == null ? null : new DecisionView(decision.reason().code(), decision.message());
+    }
   }
 
   public static TableView of(TableSnapshot snapshot, Map<ServiceType, ServiceOutcomes.Outcome> outcomes,
@@ -99,7 +117,8 @@ public record TableView(String id, String basePath, String tableType, Integer ta
         services.put(service.configName(), new ServiceView(enabled,
             outcome == null ? null : outcome.lastSuccess().orElse(null),
             outcome == null ? null : outcome.lastFailure().orElse(null),
-            outcome == null ? null : outcome.lastError().orElse(null)));
+            outcome == null ? null : outcome.lastError().orElse(null),
+            DecisionView.of(snapshot.decisions().get(service))));
       }
     }
     return new TableView(snapshot.table().id(), snapshot.table().basePath(), snapshot.tableType().orElse(null),

@@ -8,6 +8,7 @@ import io.huditsd.config.MetadataIndexes;
 import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.executors.FailedWrites;
+import io.huditsd.scheduler.ServiceDecision;
 import io.huditsd.scheduler.TableSnapshot;
 import io.huditsd.scheduler.view.CleanBlocker;
 import io.huditsd.scheduler.view.CleanableFiles;
@@ -59,6 +60,24 @@ class TestTableView {
     assertThat(view.at("/backlog").has("cleanBlockedBy")).isFalse();
   }
 
+  @Test
+  void eachServiceShowsItsLastDecisionAndWhy() throws Exception {
+    ServiceDecision belowTrigger = new ServiceDecision(ServiceType.CLEAN, ServiceDecision.Reason.BELOW_TRIGGER,
+        "nothing committed since the last clean");
+    TableSnapshot snapshot = snapshot(FailedWrites.NONE, Optional.empty());
+    TableSnapshot decided = new TableSnapshot(snapshot.table(), snapshot.metaClient(), snapshot.lastPoll(),
+        snapshot.lastChange(), 0, Optional.empty(), false, snapshot.backlog(), snapshot.failedWrites(),
+        Map.of(ServiceType.CLEAN, belowTrigger));
+
+    JsonNode view = asJson(TableView.of(decided, Map.of(), null, "r1"));
+    JsonNode undecided = asJson(TableView.of(snapshot, Map.of(), null, "r1"));
+
+    assertThat(view.at("/services/clean/lastDecision/decision").asText()).isEqualTo("below-trigger");
+    assertThat(view.at("/services/clean/lastDecision/message").asText())
+        .isEqualTo("nothing committed since the last clean");
+    assertThat(undecided.at("/services/clean").has("lastDecision")).isFalse();
+  }
+
   /** Through the text a client receives. */
   private static JsonNode asJson(TableView view) throws Exception {
     return JSON.readTree(JSON.writeValueAsString(view));
@@ -68,6 +87,6 @@ class TestTableView {
     TableBacklog backlog = new TableBacklog(NOW, 3, 0, 0, 0, 0, Map.of(), Optional.empty(), 0, List.of(), blocker,
         Optional.empty(), Optional.of(new CleanableFiles(4, 4096)));
     return new TableSnapshot(TABLE, Optional.empty(), Optional.of(NOW), Optional.of(NOW), 0, Optional.empty(), false,
-        Optional.of(backlog), failed);
+        Optional.of(backlog), failed, Map.of());
   }
 }
