@@ -645,6 +645,10 @@ public final class WorkerPool implements AutoCloseable {
       }
       queue.clear();
       for (Entry entry : running.values()) {
+        if (entry.abandoned) {
+          // By an earlier shutdown (once's pass and its signal's stop both shut its pool down).
+          continue;
+        }
         entry.abandoned = true;
         entry.record = entry.record.finished(RunStatus.CANCELLED, Optional.empty(), Optional.of("Abandoned: still "
             + "running when the daemon's stop grace period (workers.shutdownGracePeriod, " + gracePeriod.toSeconds()

@@ -734,6 +734,7 @@ class TestWorkerPool {
       assertThat(run.error()).hasValue("Abandoned: still running when the daemon's stop grace period "
           + "(workers.shutdownGracePeriod, 0s) ended; the plan stays pending for the next process");
     });
+    assertThat(pool.shutdown(Duration.ZERO)).as("a second shutdown abandons nothing more").isEmpty();
     gate.release();
     await().atMost(WAIT).until(() -> pool.runningCount() == 0);
     assertThat(attempts).as("attempts: the abandoned run is not retried").hasValue(1);
