@@ -23,6 +23,7 @@ import io.huditsd.executors.JavaEngine;
 import io.huditsd.executors.PlanEngine;
 import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunListener;
+import io.huditsd.executors.RunRecord;
 import io.huditsd.executors.ServiceAction;
 import io.huditsd.executors.WorkerPool;
 import io.huditsd.executors.spark.SparkApplications;
@@ -45,6 +46,8 @@ import io.huditsd.scheduler.TablePoller;
 import io.huditsd.scheduler.TableRegistry;
 import io.huditsd.scheduler.TableState;
 import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -65,6 +68,7 @@ import java.util.function.Predicate;
  * polls a table and hands out its work.
  */
 public final class Daemon implements Managed {
+  private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);
   private final TsdConfiguration configuration;
   private final TableRegistry registry = new TableRegistry();
   private final RunHistory history;
@@ -87,7 +91,13 @@ public final class Daemon implements Managed {
     thread.setDaemon(true);
     return thread;
   });
-  private final FileSystemsOutliveStop fileSystemsOutliveStop = new FileSystemsOutliveStop(Duration.ofSeconds(90));
+  private final Duration shutdownGracePeriod;
+  private final FileSystemsOutliveStop fileSystemsOutliveStop;
+  // Start and stop exclude each other: a stop that comes during the start waits for it, and a start after a stop
+  // does nothing. stopRequested is set before the lock is taken, so that a start under way stops early.
+  private final Object lifecycle = new Object();
+  private volatile boolean stopRequested;
+  private boolean stopped;
   private volatile boolean started;
 
   /**
@@ -97,6 +107,9 @@ public final class Daemon implements Managed {
   public Daemon(TsdConfiguration configuration, Optional<SparkSettings> sparkSettings, TableSeriesRegistry metrics,
                 ObjectMapper mapper) {
     this.configuration = Objects.requireNonNull(configuration, "configuration is null");
+    this.shutdownGracePeriod = Duration.ofMillis(configuration.getWorkers().shutdownGracePeriod().toMilliseconds());
+    // The stop's longest part is the grace period; the polls it waits for and the closes after it take seconds.
+    this.fileSystemsOutliveStop = new FileSystemsOutliveStop(shutdownGracePeriod.plusSeconds(30));
     this.history = runHistory(configuration, mapper, sparkApplications);
     this.hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
     this.tables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(configuration.getWorkers()));
@@ -285,14 +298,23 @@ public final class Daemon implements Managed {
 
   @Override
   public void start() throws Exception {
-    fileSystemsOutliveStop.install();
-    ownership.start(pool::isRunning);
-    polling.start();
-    for (TableSpec spec : configuration.getTables()) {
-      registry.add(servicedTables.explicit(spec));
+    synchronized (lifecycle) {
+      if (stopRequested) {
+        LOG.info("Not starting: the daemon is stopping");
+        return;
+      }
+      fileSystemsOutliveStop.install();
+      ownership.start(pool::isRunning);
+      polling.start();
+      for (TableSpec spec : configuration.getTables()) {
+        if (stopRequested) {
+          return;
+        }
+        registry.add(servicedTables.explicit(spec));
+      }
+      discovery.start();
+      started = true;
     }
-    discovery.start();
-    started = true;
   }
 
   /** Ready once every configured table is registered and polling runs. */
@@ -305,23 +327,44 @@ public final class Daemon implements Managed {
     return pool.aliveWorkers() == pool.workerCount() && (!started || polling.isRunning());
   }
 
+  /**
+   * Stops in order, whenever it is called (during the start too; a second call waits for the first and does
+   * nothing): first nothing new starts (no run, no plan scheduled, no poll), then the running in-process plans get
+   * {@code workers.shutdownGracePeriod} to finish and the rest are abandoned with their plans left pending, and only
+   * then are the locks and file systems closed.
+   */
   @Override
   public void stop() throws Exception {
-    try {
-      discovery.close();
-      debounceTimer.shutdownNow();
-      polling.close();
-      // Before the pool: its Spark runs stop waiting for their applications, which are left running (they keep the
-      // plans' heartbeats, so the next daemon leaves those plans alone until they complete).
-      spark.ifPresent(SparkEngine::close);
-      pool.shutdown(Duration.ofSeconds(60));
-      // After the pool, so that the runs it finished while stopping reach the file.
-      history.close();
-      // After the pool: tables are handed over only once their running work is done.
-      ownership.close();
-      ZookeeperClients.closeAll();
-    } finally {
-      fileSystemsOutliveStop.stopped();
+    stopRequested = true;
+    // At once, before waiting for a start under way: nothing queued starts from here on.
+    pool.stopTakingWork();
+    synchronized (lifecycle) {
+      if (stopped) {
+        return;
+      }
+      stopped = true;
+      started = false;
+      long start = System.nanoTime();
+      LOG.info("Stopping: no new work; running plans have {}s to finish (workers.shutdownGracePeriod)",
+          shutdownGracePeriod.toSeconds());
+      try {
+        discovery.close();
+        debounceTimer.shutdownNow();
+        polling.close();
+        // Before the pool: its Spark runs stop waiting for their applications, which are left running (they keep
+        // the plans' heartbeats, so the next daemon leaves those plans alone until they complete).
+        spark.ifPresent(SparkEngine::close);
+        List<RunRecord> abandoned = pool.shutdown(shutdownGracePeriod);
+        // After the pool, so that the runs it finished or abandoned while stopping reach the file.
+        history.close();
+        // After the pool: tables are handed over only once their running work is done.
+        ownership.close();
+        ZookeeperClients.closeAll();
+        LOG.info("Daemon stopped in {} ms; {} run(s) abandoned, their plans left pending",
+            (System.nanoTime() - start) / 1_000_000, abandoned.size());
+      } finally {
+        fileSystemsOutliveStop.stopped();
+      }
     }
   }
 

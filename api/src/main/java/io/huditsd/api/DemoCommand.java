@@ -18,8 +18,12 @@ import java.nio.file.Path;
  * Ctrl-C stops both.
  */
 final class DemoCommand extends Command {
-  DemoCommand() {
+  private final OrderlyStop orderlyStop;
+
+  /** @param orderlyStop stops the writer first, then the daemon, on Ctrl-C or SIGTERM */
+  DemoCommand(OrderlyStop orderlyStop) {
     super("demo", "Run the daemon on a sample MOR table that a built-in writer keeps upserting into");
+    this.orderlyStop = java.util.Objects.requireNonNull(orderlyStop, "orderlyStop is null");
   }
 
   @Override
@@ -57,8 +61,10 @@ final class DemoCommand extends Command {
         Watch the "Scheduled", "Started" and "Finished" lines below. Ctrl-C stops.
 
         """, table, DemoWriter.INTERVAL_SECONDS, configFile, port, port, port + 1, port + 1);
-    Runtime.getRuntime().addShutdownHook(new Thread(writer::stop, "tsd-demo-writer-stop"));
-    new TsdApplication().run("server", configFile.toString());
+    // A step of the orderly stop, not a JVM hook: in the JVM's shutdown the writer's last commit could not build its
+    // lock provider, and met the daemon's closed one, retried every few seconds for a minute.
+    orderlyStop.add("the demo writer", writer::stop);
+    new TsdApplication(orderlyStop).run("server", configFile.toString());
   }
 
   static String demoConfiguration(Path table, int port) {

@@ -25,7 +25,7 @@ final class FileSystemsOutliveStop {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final Duration patience;
 
-  /** @param patience how long the close may wait: the longest the daemon's stop takes (the pool drains for 60 s) */
+  /** @param patience how long the close may wait: the longest the daemon's stop takes (its grace period and more) */
   FileSystemsOutliveStop(Duration patience) {
     this.patience = patience;
   }

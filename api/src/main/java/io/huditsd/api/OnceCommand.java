@@ -81,8 +81,12 @@ import java.util.Set;
 final class OnceCommand extends Command {
   private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(OnceCommand.class);
 
-  OnceCommand() {
+  private final OrderlyStop orderlyStop;
+
+  /** @param orderlyStop where a pass adds its stop on SIGTERM: its running plans get the grace period too */
+  OnceCommand(OrderlyStop orderlyStop) {
     super("once", "Service the given tables once: schedule what is due, execute every pending plan, exit");
+    this.orderlyStop = java.util.Objects.requireNonNull(orderlyStop, "orderlyStop is null");
   }
 
   @Override
@@ -125,7 +129,7 @@ final class OnceCommand extends Command {
     Pass pass = namespace.getString("config") == null ? passFromFlags(namespace)
         : passFromConfig(bootstrap, namespace);
     List<RunRecord> finished = Collections.synchronizedList(new ArrayList<>());
-    OncePass.Result result = servicePass(pass.tables(), pass.workers(), pass.spark(), pass.hudiTables(),
+    OncePass.Result result = servicePass(orderlyStop, pass.tables(), pass.workers(), pass.spark(), pass.hudiTables(),
         pass.hadoopConfiguration(), Duration.ofMinutes(namespace.getInt("timeout")), finished);
     List<String> failures = result.problems();
     OnceOutcome outcome = !failures.isEmpty() ? OnceOutcome.TABLE_FAILED
@@ -188,7 +192,7 @@ final class OnceCommand extends Command {
     hoodie = checkedHoodieKeys(hoodie);
     int workers = Optional.ofNullable(namespace.getInt("workers"))
         .orElse(Math.min(Runtime.getRuntime().availableProcessors(), WorkerConfig.MAX_COUNT));
-    WorkerConfig workerConfig = WorkerConfig.create(workers, 1, null, null, null, null);
+    WorkerConfig workerConfig = WorkerConfig.create(workers, 1, null, null, null, null, null);
     Configuration hadoopConfiguration = HudiTables.defaultHadoopConfiguration();
     HudiTables hudiTables = new HudiTables(hadoopConfiguration, HeartbeatSettings.of(workerConfig));
     List<ServicedTable> tables = servicedTables(paths, services, hoodie, hudiTables,
@@ -308,7 +312,8 @@ final class OnceCommand extends Command {
   }
 
   /** Runs the pass over {@code tables} on a pool of its own; the runs that finished land in {@code finished}. */
-  private static OncePass.Result servicePass(List<ServicedTable> tables, WorkerConfig workerConfig,
+  private static OncePass.Result servicePass(OrderlyStop orderlyStop, List<ServicedTable> tables,
+                                             WorkerConfig workerConfig,
                                           Optional<SparkSettings> sparkSettings, HudiTables hudiTables,
                                           Configuration hadoopConfiguration, Duration timeout,
                                           List<RunRecord> finished) throws InterruptedException {
@@ -325,6 +330,8 @@ final class OnceCommand extends Command {
             finished.add(run);
           }
         }, tableId -> false);
+    Duration gracePeriod = Duration.ofMillis(workerConfig.shutdownGracePeriod().toMilliseconds());
+    orderlyStop.add("the pass's worker pool", () -> pool.shutdown(gracePeriod));
     ExecutionPlacement placement = new ExecutionPlacement(new HeapEstimator(), spark.isPresent(), memoryBudget);
     // A pass owns every table it is given.
     TablePoller poller = new TablePoller(hudiTables, hadoopConfiguration, new DuePlanner(hudiTables, pool, placement),
@@ -334,7 +341,7 @@ final class OnceCommand extends Command {
       return new OncePass(poller, pool, Clock.systemUTC(), item -> liveness.liveHeartbeat(
           hudiTables.metaClient(item.table().basePath()), item.instant().orElseThrow())).run(tables, timeout, finished);
     } finally {
-      pool.shutdown(Duration.ofSeconds(30));
+      pool.shutdown(gracePeriod);
       ZookeeperClients.closeAll();
     }
   }

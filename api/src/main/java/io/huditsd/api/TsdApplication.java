@@ -60,11 +60,25 @@ public class TsdApplication extends Application<TsdConfiguration> {
   /** Parallelism of the common ForkJoin pool unless the JVM was given one. */
   static final int COMMON_POOL_PARALLELISM = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
 
+  private final OrderlyStop orderlyStop;
+
   public static void main(String[] args) throws Exception {
+    // First, so that a signal at any moment of the start-up stops in order.
+    OrderlyStop.process().handleSignals();
     widenCommonPool();
     HadoopJvmDefaults.install();
     quietObjectLayout();
-    new TsdApplication().run(args);
+    new TsdApplication(OrderlyStop.process()).run(args);
+  }
+
+  /** An application that signals do not stop (tests; the JVM's shutdown stops its server). */
+  public TsdApplication() {
+    this(new OrderlyStop(ExitStatus::exit));
+  }
+
+  /** @param orderlyStop the process's, where the daemon adds its stop */
+  TsdApplication(OrderlyStop orderlyStop) {
+    this.orderlyStop = java.util.Objects.requireNonNull(orderlyStop, "orderlyStop is null");
   }
 
   /**
@@ -120,8 +134,8 @@ public class TsdApplication extends Application<TsdConfiguration> {
     // Dropwizard's mapper ignores unknown fields; a misspelt field in a REST body ("dryrun") would then be dropped
     // silently, while tsd.yml rejects unknown keys. Request bodies are strict the same way (400 naming the field).
     bootstrap.getObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    bootstrap.addCommand(new OnceCommand());
-    bootstrap.addCommand(new DemoCommand());
+    bootstrap.addCommand(new OnceCommand(orderlyStop));
+    bootstrap.addCommand(new DemoCommand(orderlyStop));
   }
 
   /** Dropwizard's {@code server} and {@code check}, with the daemon's start-up checks and error output on server. */
@@ -160,6 +174,8 @@ public class TsdApplication extends Application<TsdConfiguration> {
     Daemon daemon = new Daemon(configuration, SparkSetup.settings(configuration.getSpark()), metrics,
         environment.getObjectMapper());
     environment.lifecycle().manage(daemon);
+    // Also outside the server's lifecycle: a signal stops the daemon in order even while the server is starting.
+    orderlyStop.add("the daemon", daemon::stop);
     TableOperations operations = new TableOperations(daemon.registry(), daemon.tables(), daemon.pool(),
         daemon.planner(), daemon.ownership(), daemon.spark());
     environment.jersey().register(new TablesResource(daemon.registry(), daemon.tables(), daemon.pool(),

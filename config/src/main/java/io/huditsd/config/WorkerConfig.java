@@ -16,9 +16,11 @@ import io.dropwizard.util.Duration;
  * @param heartbeatTolerableMisses missed heartbeats tolerated before a plan counts as abandoned
  * @param memoryBudget heap the plans executing in process may hold together, by their estimates: a size
  *     ({@code 1536MiB}) or a share of the maximum heap ({@code 60%}, the default); see {@link MemoryBudget}
+ * @param shutdownGracePeriod how long a stop (SIGTERM) lets the plans running in the daemon finish; those still
+ *     running then are abandoned and stay pending for the next process
  */
 public record WorkerConfig(int count, int maxAttempts, Duration retryBackoff, Duration heartbeatInterval,
-                           int heartbeatTolerableMisses, MemoryBudget memoryBudget) {
+                           int heartbeatTolerableMisses, MemoryBudget memoryBudget, Duration shutdownGracePeriod) {
   public static final int MAX_COUNT = 256;
   public static final int MAX_ATTEMPTS_DEFAULT = 3;
   public static final Duration RETRY_BACKOFF_DEFAULT = Duration.seconds(30);
@@ -28,6 +30,11 @@ public record WorkerConfig(int count, int maxAttempts, Duration retryBackoff, Du
    */
   public static final Duration HEARTBEAT_INTERVAL_DEFAULT = Duration.seconds(10);
   public static final int HEARTBEAT_TOLERABLE_MISSES_DEFAULT = 2;
+  /**
+   * Well inside the 30 s Kubernetes waits between SIGTERM and SIGKILL by default, with room for the rest of the stop
+   * (closing locks and file systems); the chart's terminationGracePeriodSeconds is this plus a margin.
+   */
+  public static final Duration SHUTDOWN_GRACE_PERIOD_DEFAULT = Duration.seconds(20);
 
   @JsonCreator
   public static WorkerConfig create(@JsonProperty("count") Integer count,
@@ -35,13 +42,15 @@ public record WorkerConfig(int count, int maxAttempts, Duration retryBackoff, Du
                                     @JsonProperty("retryBackoff") Duration retryBackoff,
                                     @JsonProperty("heartbeatInterval") Duration heartbeatInterval,
                                     @JsonProperty("heartbeatTolerableMisses") Integer heartbeatTolerableMisses,
-                                    @JsonProperty("memoryBudget") String memoryBudget) {
+                                    @JsonProperty("memoryBudget") String memoryBudget,
+                                    @JsonProperty("shutdownGracePeriod") Duration shutdownGracePeriod) {
     return new WorkerConfig(count == null ? Runtime.getRuntime().availableProcessors() : count,
         maxAttempts == null ? MAX_ATTEMPTS_DEFAULT : maxAttempts,
         retryBackoff == null ? RETRY_BACKOFF_DEFAULT : retryBackoff,
         heartbeatInterval == null ? HEARTBEAT_INTERVAL_DEFAULT : heartbeatInterval,
         heartbeatTolerableMisses == null ? HEARTBEAT_TOLERABLE_MISSES_DEFAULT : heartbeatTolerableMisses,
-        memoryBudget == null ? MemoryBudget.defaults() : MemoryBudget.parse(memoryBudget));
+        memoryBudget == null ? MemoryBudget.defaults() : MemoryBudget.parse(memoryBudget),
+        shutdownGracePeriod == null ? SHUTDOWN_GRACE_PERIOD_DEFAULT : shutdownGracePeriod);
   }
 
   /** {@link #memoryBudget} in bytes for a JVM whose maximum heap is {@code maxHeapBytes}. */
@@ -67,9 +76,13 @@ public record WorkerConfig(int count, int maxAttempts, Duration retryBackoff, Du
       throw new IllegalArgumentException("heartbeatTolerableMisses must not be negative, got "
           + heartbeatTolerableMisses);
     }
+    java.util.Objects.requireNonNull(shutdownGracePeriod, "shutdownGracePeriod is null");
+    if (shutdownGracePeriod.toMilliseconds() < 0) {
+      throw new IllegalArgumentException("shutdownGracePeriod must not be negative, got " + shutdownGracePeriod);
+    }
   }
 
   public static WorkerConfig defaults() {
-    return create(null, null, null, null, null, null);
+    return create(null, null, null, null, null, null, null);
   }
 }

@@ -24,7 +24,7 @@ class TestTsdConfiguration {
 
     assertThat(configuration.getPolling()).isEqualTo(new PollingConfig(Duration.seconds(30), 4, Duration.minutes(10)));
     assertThat(configuration.getWorkers()).isEqualTo(new WorkerConfig(Runtime.getRuntime().availableProcessors(), 3,
-        Duration.seconds(30), Duration.seconds(10), 2, MemoryBudget.defaults()));
+        Duration.seconds(30), Duration.seconds(10), 2, MemoryBudget.defaults(), Duration.seconds(20)));
     assertThat(configuration.getDiscovery()).isEqualTo(new DiscoveryConfig(java.util.List.of(), Duration.minutes(5),
         3, Map.of()));
     assertThat(configuration.getServices()).isEqualTo(EnumSet.allOf(ServiceType.class));
@@ -50,6 +50,7 @@ class TestTsdConfiguration {
           heartbeatInterval: 250 milliseconds
           heartbeatTolerableMisses: 0
           memoryBudget: 1536MiB
+          shutdownGracePeriod: 5s
         """);
 
     assertThat(configuration.getDiscovery().interval().toMilliseconds()).isEqualTo(120_000);
@@ -58,7 +59,7 @@ class TestTsdConfiguration {
     assertThat(configuration.getPolling().threads()).isEqualTo(8);
     assertThat(configuration.getPolling().maxBackoff().toMilliseconds()).isEqualTo(3_600_000);
     assertThat(configuration.getWorkers()).isEqualTo(new WorkerConfig(3, 5, Duration.seconds(0),
-        Duration.milliseconds(250), 0, MemoryBudget.parse("1536MiB")));
+        Duration.milliseconds(250), 0, MemoryBudget.parse("1536MiB"), Duration.seconds(5)));
     assertThat(HeartbeatSettings.of(configuration.getWorkers()).expiryMillis()).isEqualTo(250);
   }
 
@@ -139,6 +140,9 @@ class TestTsdConfiguration {
         .hasMessageContaining("count must be between 1 and 256, got 0");
     assertThatThrownBy(() -> parse("workers:\n  heartbeatInterval: 50ms\n"))
         .hasMessageContaining("heartbeatInterval must be at least 100ms, got 50 milliseconds");
+    assertThatThrownBy(() -> new WorkerConfig(1, 1, Duration.seconds(1), Duration.seconds(1), 0,
+        MemoryBudget.defaults(), Duration.milliseconds(-1)))
+        .hasMessage("shutdownGracePeriod must not be negative, got -1 milliseconds");
     assertThatThrownBy(() -> parse("workers:\n  memoryBudget: lots\n"))
         .hasMessageContaining("Failed to parse configuration at: workers;")
         .hasMessageContaining("workers.memoryBudget must be a size such as 1536MiB or 2GiB, or a percentage of the"

@@ -11,7 +11,10 @@ public enum RunStatus {
   FAILED,
   /** Not executed: the plan completed elsewhere, or another live process is executing it. */
   SKIPPED,
-  /** Removed from the queue before it ran, or stopped on request while it ran (a Spark run, its application killed). */
+  /**
+   * Removed from the queue before it ran, stopped on request while it ran (a Spark run, its application killed), or
+   * abandoned by the daemon's stop (its plan stays pending for the next process).
+   */
   CANCELLED;
 
   public boolean isFinal() {

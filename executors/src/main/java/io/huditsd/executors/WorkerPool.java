@@ -81,6 +81,8 @@ public final class WorkerPool implements AutoCloseable {
     private final WorkItem item;
     private RunRecord record;
     private Instant notBefore = Instant.MIN;
+    /** Still running when the stop's grace period ended; its record is final already (guarded by lock). */
+    private boolean abandoned;
 
     private Entry(WorkItem item, RunRecord record) {
       this.item = item;
@@ -511,7 +513,11 @@ public final class WorkerPool implements AutoCloseable {
       // Exception, not RuntimeException: a checked exception thrown sneakily (as some libraries do) would
       // otherwise end the worker thread and leave the entry marked running forever.
       String message = describe(e);
-      if (attempt < maxAttempts && !(e instanceof VirtualMachineError)) {
+      if (isAbandoned(entry)) {
+        // The stop went on without it (its locks and file systems may be closed by now): not a failure of the plan.
+        outcome = entry.record;
+        LOG.info("Abandoned {} ended after the stop: {}", entry.item.describe(), message);
+      } else if (attempt < maxAttempts && !(e instanceof VirtualMachineError)) {
         outcome = entry.record.retryWait(message);
         requeue = true;
         Duration wait = retryBackoff.multipliedBy(1L << Math.min(20, attempt - 1));
@@ -546,7 +552,10 @@ public final class WorkerPool implements AutoCloseable {
       } else {
         byKey.remove(entry.item.key());
       }
-      listener.onChange(outcome);
+      if (!entry.abandoned) {
+        // An abandoned run's final record was told when it was abandoned.
+        listener.onChange(outcome);
+      }
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -571,8 +580,20 @@ public final class WorkerPool implements AutoCloseable {
     return message.toString();
   }
 
-  /** Stops handing out work and waits up to {@code timeout} for running items to finish. */
-  public void shutdown(Duration timeout) throws InterruptedException {
+  private boolean isAbandoned(Entry entry) {
+    lock.lock();
+    try {
+      return entry.abandoned;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Takes no more work, at once: submissions are refused and no queued item starts; running items go on. The first
+   * step of a stop, so that nothing starts while the rest of the daemon stops.
+   */
+  public void stopTakingWork() {
     lock.lock();
     try {
       closed = true;
@@ -580,13 +601,67 @@ public final class WorkerPool implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
-    for (Thread thread : threads) {
-      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-      if (left > 0) {
-        thread.join(left);
-      }
+  }
+
+  /** Whether the pool takes no more work ({@link #stopTakingWork()}). */
+  public boolean isStopping() {
+    lock.lock();
+    try {
+      return closed;
+    } finally {
+      lock.unlock();
     }
+  }
+
+  /**
+   * Takes no more work, lets the running items finish for up to {@code gracePeriod}, then abandons the rest: the
+   * items still queued and those still running finish {@code CANCELLED} at once. Their plans stay pending on the
+   * timeline, for the next process to execute (a plan still running here is rolled back there once its heartbeat
+   * has expired). A thread still running an abandoned item is left to end on its own; whatever it ends with is
+   * only logged, never retried.
+   *
+   * @return the runs abandoned
+   */
+  public List<RunRecord> shutdown(Duration gracePeriod) throws InterruptedException {
+    long deadline = System.nanoTime() + gracePeriod.toNanos();
+    List<RunRecord> abandoned = new ArrayList<>();
+    lock.lock();
+    try {
+      closed = true;
+      changed.signalAll();
+      while (!running.isEmpty()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        changed.awaitNanos(left);
+      }
+      for (Entry entry : queue) {
+        byKey.remove(entry.item.key());
+        entry.record = entry.record.finished(RunStatus.CANCELLED, Optional.empty(),
+            Optional.of("Not started: the daemon stopped; the plan stays pending for the next process"));
+        abandoned.add(entry.record);
+        listener.onChange(entry.record);
+      }
+      queue.clear();
+      for (Entry entry : running.values()) {
+        if (entry.abandoned) {
+          // By an earlier shutdown (once's pass and its signal's stop both shut its pool down).
+          continue;
+        }
+        entry.abandoned = true;
+        entry.record = entry.record.finished(RunStatus.CANCELLED, Optional.empty(), Optional.of("Abandoned: still "
+            + "running when the daemon's stop grace period (workers.shutdownGracePeriod, " + gracePeriod.toSeconds()
+            + "s) ended; the plan stays pending for the next process"));
+        abandoned.add(entry.record);
+        listener.onChange(entry.record);
+        LOG.warn("Abandoned {}: still running after the stop's grace period of {}s; its plan stays pending for the "
+            + "next process", entry.item.describe(), gracePeriod.toSeconds());
+      }
+    } finally {
+      lock.unlock();
+    }
+    return abandoned;
   }
 
   @Override

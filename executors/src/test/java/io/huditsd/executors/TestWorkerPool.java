@@ -650,6 +650,99 @@ class TestWorkerPool {
     assertThat(pool.memoryBudgetBytes()).isEqualTo(Long.MAX_VALUE);
   }
 
+  @Test
+  void onceAStopBeginsNothingNewStartsWhileTheRunningItemGoesOn() throws Exception {
+    Gate blocker = new Gate();
+    List<String> ran = Collections.synchronizedList(new ArrayList<>());
+    WorkerPool pool = pool(2, 1, Duration.ZERO, item -> {
+      ran.add(item.table().id());
+      if (item.table().id().equals("running")) {
+        blocker.pass();
+      }
+      return done(item);
+    });
+    pool.submit(compaction("running", "001"));
+    blocker.awaitStarted();
+    // Same table and service as the running one: it waits, although a worker is free.
+    long queued = pool.submit(item("running", ServiceType.COMPACTION, "002", 0, Set.of(), 0)).orElseThrow().runId();
+
+    pool.stopTakingWork();
+    assertThat(pool.isStopping()).isTrue();
+    assertThat(pool.submit(compaction("new", "001"))).as("a submission after the stop began").isEmpty();
+    blocker.release();
+    await().atMost(WAIT).until(() -> pool.runningCount() == 0);
+    List<RunRecord> abandoned = pool.shutdown(Duration.ZERO);
+
+    assertThat(ran).as("items that ran").containsExactly("running");
+    assertThat(listener.last(listener.runIdOf(compaction("running", "001").key())).status())
+        .isEqualTo(RunStatus.SUCCEEDED);
+    assertThat(abandoned).singleElement().satisfies(run -> {
+      assertThat(run.runId()).isEqualTo(queued);
+      assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
+      assertThat(run.error()).hasValue("Not started: the daemon stopped; the plan stays pending for the next "
+          + "process");
+    });
+    assertThat(listener.last(queued)).isEqualTo(abandoned.get(0));
+  }
+
+  @Test
+  void aPlanRunningAtTheStopFinishesWithinTheGracePeriod() throws Exception {
+    Gate gate = new Gate();
+    WorkerPool pool = pool(1, 1, Duration.ZERO, item -> {
+      gate.pass();
+      return done(item);
+    });
+    long runId = pool.submit(compaction("t1", "001")).orElseThrow().runId();
+    gate.awaitStarted();
+    Thread finisher = new Thread(() -> {
+      try {
+        Thread.sleep(300);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      gate.release();
+    });
+    finisher.start();
+
+    long start = System.nanoTime();
+    List<RunRecord> abandoned = pool.shutdown(WAIT);
+
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the stop waited for the run, not the whole grace")
+        .isLessThan(WAIT.dividedBy(2));
+    assertThat(abandoned).isEmpty();
+    assertThat(listener.last(runId).status()).isEqualTo(RunStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aPlanStillRunningAfterTheGracePeriodIsAbandonedAndNeverRetried() throws Exception {
+    Gate gate = new Gate();
+    AtomicInteger attempts = new AtomicInteger();
+    WorkerPool pool = pool(1, 3, Duration.ZERO, item -> {
+      attempts.incrementAndGet();
+      gate.pass();
+      // What a commit meets once the stop closed the locks.
+      throw new IllegalStateException("Lock provider already closed");
+    });
+    long runId = pool.submit(compaction("t1", "001")).orElseThrow().runId();
+    gate.awaitStarted();
+
+    List<RunRecord> abandoned = pool.shutdown(Duration.ofMillis(200));
+
+    assertThat(abandoned).singleElement().satisfies(run -> {
+      assertThat(run.runId()).isEqualTo(runId);
+      assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
+      assertThat(run.error()).hasValue("Abandoned: still running when the daemon's stop grace period "
+          + "(workers.shutdownGracePeriod, 0s) ended; the plan stays pending for the next process");
+    });
+    assertThat(pool.shutdown(Duration.ZERO)).as("a second shutdown abandons nothing more").isEmpty();
+    gate.release();
+    await().atMost(WAIT).until(() -> pool.runningCount() == 0);
+    assertThat(attempts).as("attempts: the abandoned run is not retried").hasValue(1);
+    assertThat(listener.history(runId)).extracting(RunRecord::status)
+        .as("the run's changes: none after it was abandoned")
+        .containsExactly(RunStatus.QUEUED, RunStatus.RUNNING, RunStatus.CANCELLED);
+  }
+
   @SuppressWarnings("unchecked")
   private static <E extends Throwable> RuntimeException sneaky(Throwable error) throws E {
     throw (E) error;

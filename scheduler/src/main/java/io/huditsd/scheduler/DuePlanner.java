@@ -272,6 +272,10 @@ public final class DuePlanner {
       // clean opens no client (a fresh meta client: a GET and a LIST on an object store).
       try (OpenedOnUse client = new OpenedOnUse(() -> tables.writeClient(table))) {
         for (Map.Entry<PlannedService, PlannedService.Scheduling> service : due.entrySet()) {
+          if (pool.isStopping()) {
+            // A stop began during this poll: a plan written now would only wait for the next process.
+            break;
+          }
           List<PendingPlan> current = pending;
           ServiceType type = service.getKey().type();
           if (type == ServiceType.CLEAN && deferral.defers(() -> compactingOrClustering(table, current))) {

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 import static io.huditsd.it.support.TrackedTable.concat;
@@ -40,6 +41,8 @@ class KillDuringCompactionIT {
   private static final int INSERT_COMMITS = 3;
   private static final int ROWS_PER_INSERT = 3_000;
   private static final int ROWS = INSERT_COMMITS * ROWS_PER_INSERT;
+  /** The default of {@code workers.shutdownGracePeriod}. */
+  private static final Duration GRACE_PERIOD = Duration.ofSeconds(20);
 
   /** The restarted daemon comes up after the dead process's heartbeat expired (1 s, one miss tolerated). */
   @Test
@@ -55,6 +58,67 @@ class KillDuringCompactionIT {
   @Test
   void restartWhileTheDeadHeartbeatLooksAliveFinishesTheCompactionOnceItExpires() throws Exception {
     killAndRestart("heartbeat-alive", "10s", 2, true);
+  }
+
+  /**
+   * SIGTERM while a compaction writes its files: the daemon takes no new work, lets the compaction commit within the
+   * default grace period ({@code workers.shutdownGracePeriod}, 20 s), or abandons it with its plan left pending when
+   * it takes longer (a loaded machine), and exits within the grace period; nothing fails on the way. A daemon started
+   * again leaves nothing pending, and readers see exactly the rows the writes imply.
+   */
+  @Test
+  void sigtermDuringCompactionLetsItCommitAndExitsWithinTheGracePeriod() throws Exception {
+    Path work = Tsd.workDirectory("KillDuringCompactionIT/sigterm");
+    Path basePath = work.resolve("mor");
+    Map<String, SampleRow> expected = writeTable(basePath);
+    TableReader reader = new TableReader(basePath.toString());
+    int port = DaemonApi.freePort();
+    Path config = work.resolve("tsd.yml");
+    Files.writeString(config, configuration(basePath, port, DaemonApi.freePort(), "1s", 1));
+
+    String compaction;
+    Duration stopTook;
+    try (Tsd.Running first = Tsd.startDaemon(work.resolve("daemon-1"), "server", config.toString())) {
+      compaction = await("a compaction writing its files; daemon log " + first.logs() + ".out")
+          .atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> compactionBeingWritten(basePath), Optional::isPresent)
+          .orElseThrow();
+      long signalled = System.nanoTime();
+      first.terminate();
+      OptionalInt exit = first.waitFor(GRACE_PERIOD.plusSeconds(5));
+      stopTook = Duration.ofNanos(System.nanoTime() - signalled);
+      assertThat(exit).as("exit status after SIGTERM, within %s of it; %s", GRACE_PERIOD.plusSeconds(5),
+          first.logTail()).hasValue(143);
+      String log = first.stdout();
+      String finished = "service=compaction instant=" + compaction + " engine=java result=succeeded";
+      String abandoned = "Abandoned table=killed service=compaction instant=" + compaction;
+      assertThat(log).as("log of the stopped daemon, %s.out", first.logs())
+          .doesNotContain("result=failed", "Shutdown in progress", "Lock provider already closed")
+          .containsAnyOf(finished, abandoned);
+      assertThat(log.indexOf("SIGTERM received")).as("the stop logged before the compaction ended, %s.out",
+          first.logs()).isBetween(0, Math.max(log.indexOf(finished), log.indexOf(abandoned)));
+    }
+    System.out.printf("SIGTERM during compaction %s: the daemon exited %d ms after the signal%n", compaction,
+        stopTook.toMillis());
+
+    try (Tsd.Running second = Tsd.startDaemon(work.resolve("daemon-2"), "server", config.toString())) {
+      DaemonApi api = new DaemonApi(port);
+      await("compaction " + compaction + " complete and the restarted daemon serving; log " + second.logs() + ".out")
+          .atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofMillis(500))
+          .ignoreExceptions()
+          .untilAsserted(() -> {
+            assertThat(completedCompactions(reader)).as("completed compactions").contains(compaction);
+            assertThat(api.tables()).singleElement()
+                .satisfies(table -> assertThat(table).containsEntry("consecutiveFailures", 0));
+          });
+    }
+    HoodieTimeline timeline = reader.metaClient().getActiveTimeline();
+    assertThat(completedCompactions(reader)).as("completed compactions").containsExactly(compaction);
+    assertThat(timeline.filterInflightsAndRequested().getInstants()).as("unfinished instants").isEmpty();
+    RowDiff.assertSameRows("snapshot after the stop", expected, reader.snapshot(Listing.STORAGE));
+    RowDiff.assertSameRows("read-optimized after the stop", expected, reader.readOptimized(Listing.STORAGE));
   }
 
   private static void killAndRestart(String name, String heartbeatInterval, int tolerableMisses,

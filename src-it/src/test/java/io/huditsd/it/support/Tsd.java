@@ -131,6 +131,11 @@ public final class Tsd {
       }
     }
 
+    /** SIGTERM without waiting: the caller times the stop with {@link #waitFor(Duration)}. */
+    public void terminate() {
+      process.destroy();
+    }
+
     /** SIGKILL on Linux: no shutdown hook, no finally block runs in the child. */
     public void kill() throws InterruptedException {
       process.destroyForcibly();
