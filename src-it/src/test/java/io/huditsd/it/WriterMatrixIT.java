@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,10 +34,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (inserts, updates, late records that must lose, deletes) with its own table services off; {@code bin/tsd once}
  * compacts and clusters (binary copy), and after one more commit cleans and archives; then the same writer writes on
  * with its own inline clean and archival (so its cleaner and archiver read the instants the daemon wrote: a Hudi 0.15
- * archiver failed every commit on the daemon's empty {@code .clean.inflight}) and upserts through its BLOOM index
+ * archiver failed every commit on the daemon's empty {@code .clean.inflight}; on version 6 it must archive one of
+ * the daemon's cleans) and upserts through its BLOOM index
  * into the clustered files; the daemon services again (clustering by rewrite), and the writer writes once more. After
  * each step Spark reads back exactly the model, snapshot and (once compacted) read-optimized, no key twice, the table
- * version unchanged, and the writer's own SQL procedures read the timeline and file system view.
+ * version unchanged (and 1.2.0's {@code show_fsview_latest} reads the file system view).
  */
 class WriterMatrixIT {
   /** The daemon's keys: every service due at once, cleans keeping one commit, an archiver keeping 2 to 3 instants. */
@@ -72,7 +74,10 @@ class WriterMatrixIT {
   @EnumSource(HudiWriter.class)
   void theWriterGoesOnWritingTheTablesTheDaemonServiced(HudiWriter writer) throws Exception {
     Path work = Tsd.workDirectory("WriterMatrixIT/" + writer.release());
-    try (SparkPeer spark = SparkPeer.start(work.resolve("spark"), writer)) {
+    // 1.2.0 is the shared peer's own Hudi; an older release's bundle needs a session of its own.
+    SparkPeer own = writer == HudiWriter.HUDI_1_2 ? null : SparkPeer.start(work.resolve("spark"), writer);
+    SparkPeer spark = own == null ? SparkPeer.shared() : own;
+    try {
       List<SparkTable> tables = new ArrayList<>();
       for (String type : List.of("MERGE_ON_READ", "COPY_ON_WRITE")) {
         SparkTable table = SparkTable.create(spark, work.resolve(type.equals("MERGE_ON_READ") ? "mor" : "cow"),
@@ -100,6 +105,20 @@ class WriterMatrixIT {
       }
       Map<SparkTable, Set<String>> daemonCleans = new HashMap<>();
       service(writer, work.resolve("once-clean"), tables, "clean,archive", List.of());
+      if (writer.tableVersion() == 6) {
+        // A 0.14/0.15 archiver takes cleans only once more than hoodie.keep.max.commits (3) are on the timeline,
+        // and a MOR writer with retention 1 leaves none of its own: more passes, each cleaning what the compaction
+        // of the pass before left, so that the daemon leaves more than 3 and the writer's archiver below reads them.
+        for (int round = 0; round < 4; round++) {
+          for (SparkTable table : tables) {
+            table.upsert(rows(180 + round * 5, 185 + round * 5, 4_500 + round, "v4"));
+          }
+          // The daemon's own archiver keeps up to 5 instants of a kind here, so that it keeps its cleans for the
+          // writer's.
+          service(writer, work.resolve("once-clean-" + round), tables, "compaction,clean,archive",
+              List.of("hoodie.keep.min.commits=4", "hoodie.keep.max.commits=5"));
+        }
+      }
       for (SparkTable table : tables) {
         daemonCleans.put(table, completedCleans(table));
         assertThat(daemonCleans.get(table)).as("the daemon's cleans of %s", table.basePath()).isNotEmpty();
@@ -117,14 +136,18 @@ class WriterMatrixIT {
             + "serviced table with its own clean and archival", table.expected(), table.snapshot());
         assertThat(tableVersion(table)).as("table version after %s wrote on %s", writer, table.basePath())
             .isEqualTo(writer.tableVersion());
-        Set<String> archivedByWriter = new TreeSet<>(daemonCleans.get(table));
-        archivedByWriter.removeAll(activeInstants(table));
-        assertThat(archivedByWriter).as("the daemon's cleans (%s) that %s's archiver archived on %s: none means "
-            + "its archiver never read one", daemonCleans.get(table), writer, table.basePath()).isNotEmpty();
-        assertThat(spark.sql("CALL show_commits(path => '" + table.basePath() + "', limit => 100)"))
-            .as("%s's show_commits on %s", writer, table.basePath()).isNotEmpty();
-        assertThat(spark.sql("CALL show_fsview_latest(path => '" + table.basePath() + "', limit => 1000)"))
-            .as("%s's show_fsview_latest on %s", writer, table.basePath()).isNotEmpty();
+        if (writer.tableVersion() == 6) {
+          Set<String> archivedByWriter = new TreeSet<>(daemonCleans.get(table));
+          archivedByWriter.removeAll(activeInstants(table));
+          assertThat(archivedByWriter).as("the daemon's cleans (%s) that %s's archiver archived on %s: none means "
+              + "its archiver never read one", daemonCleans.get(table), writer, table.basePath()).isNotEmpty();
+        }
+        if (writer == HudiWriter.HUDI_1_2) {
+          // Before 1.2, and show_commits in 1.2 too, the procedures take a catalog table only, and a Hudi table in
+          // the catalog needs Hive's classes, which the peer does not have.
+          assertThat(spark.sql("CALL show_fsview_latest(path => '" + table.basePath() + "', limit => 1000)"))
+              .as("%s's show_fsview_latest on %s", writer, table.basePath()).isNotEmpty();
+        }
       }
 
       service(writer, work.resolve("once-rewrite"), tables, "compaction,clustering,clean,archive", List.of(
@@ -135,6 +158,10 @@ class WriterMatrixIT {
         RowDiff.assertSameRows(writer + ": snapshot of " + table.basePath() + " after the writer wrote on the "
             + "table the daemon serviced twice", table.expected(), table.snapshot());
         assertThat(tableVersion(table)).as("table version at the end").isEqualTo(writer.tableVersion());
+      }
+    } finally {
+      if (own != null) {
+        own.close();
       }
     }
   }
@@ -192,10 +219,19 @@ class WriterMatrixIT {
     return table.options().get("hoodie.datasource.write.table.type").equals("MERGE_ON_READ");
   }
 
+  /** The daemon's keys, {@code extraKeys} in place of those of the same name. */
   private static List<String> concatKeys(List<String> extraKeys) {
-    List<String> keys = new ArrayList<>(DAEMON_KEYS);
-    keys.addAll(extraKeys);
-    return keys;
+    Map<String, String> keys = new LinkedHashMap<>();
+    for (String key : both(DAEMON_KEYS, extraKeys)) {
+      keys.put(key.substring(0, key.indexOf('=')), key);
+    }
+    return List.copyOf(keys.values());
+  }
+
+  private static List<String> both(List<String> first, List<String> second) {
+    List<String> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
   }
 
   private static HoodieTimeline timeline(SparkTable table) {
