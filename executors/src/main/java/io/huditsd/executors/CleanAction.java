@@ -31,6 +31,12 @@ public final class CleanAction implements ServiceAction {
     return true;
   }
 
+  /** Hudi's cleaner rolls back failed writes before it executes a clean (see the interface). */
+  @Override
+  public boolean rollsBackFailedWrites() {
+    return true;
+  }
+
   @Override
   public ActionResult execute(HoodieJavaWriteClient<HoodieAvroPayload> client, Optional<String> instant) {
     long start = System.nanoTime();

@@ -1,6 +1,7 @@
 package io.huditsd.executors;
 
 import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
@@ -54,10 +55,16 @@ public final class JavaEngine implements PlanEngine {
     return threads.run(item.table().id(), () -> execute(action, item));
   }
 
+  private static ServicedTable overridden(ServicedTable table, Map<String, String> overrides) {
+    return overrides.isEmpty() ? table : table.withHoodieKeysOverridden(overrides);
+  }
+
   private ActionResult execute(ServiceAction action, WorkItem item) {
     HoodieTableMetaClient metaClient = tables.metaClient(item.table().basePath());
     Map<String, String> overrides = action.clientOverrides(item, metaClient);
-    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(item.table(), overrides, metaClient)) {
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = action.rollsBackFailedWrites()
+        ? tables.writeClientJudgingWriters(overridden(item.table(), overrides), metaClient)
+        : tables.writeClient(item.table(), overrides, metaClient)) {
       return action.execute(client, item.instant());
     } catch (HoodieLockException e) {
       // Two processes that both found the plan requested race to start it; Hudi decides under the table lock

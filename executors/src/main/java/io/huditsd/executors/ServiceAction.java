@@ -26,6 +26,18 @@ public interface ServiceAction {
   boolean keepsHeartbeat();
 
   /**
+   * Whether Hudi rolls back failed writer commits inside this service's run. Hudi's cleaner does (LAZY policy:
+   * {@code BaseHoodieTableServiceClient.clean} calls {@code rollbackFailedWrites} first), judging each pending writer
+   * commit by the heartbeat window of the client that runs it: such a run gets a client with the writers' window
+   * ({@link HudiTables#writeClientJudgingWriters}), not the daemon's plan heartbeat, or a live writer renewing less
+   * often than the daemon's plans would be rolled back mid-write. The run's own heartbeats then renew at the writers'
+   * interval too, and are judged by the same window.
+   */
+  default boolean rollsBackFailedWrites() {
+    return false;
+  }
+
+  /**
    * Keys that the write client executing {@code item} needs on top of the table's own (for clustering, the execution
    * strategy the plan names); none by default.
    *

@@ -1,6 +1,7 @@
 package io.huditsd.executors;
 
 import io.huditsd.config.HeartbeatSettings;
+import io.huditsd.config.ServiceType;
 import io.huditsd.config.ServicedTable;
 import io.huditsd.lock.ZookeeperClients;
 import org.apache.curator.test.InstanceSpec;
@@ -8,6 +9,7 @@ import org.apache.curator.test.TestingServer;
 import org.apache.hudi.client.HoodieJavaWriteClient;
 import org.apache.hudi.common.model.HoodieAvroPayload;
 import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.model.TableServiceType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.util.Option;
@@ -146,6 +148,36 @@ class TestFailedWritesRollback {
     assertThat(fastRollback.run(declared, metaClient, fastPlans.writeConfig(declared, metaClient), true).rolledBack())
         .containsExactly(live);
     assertThat(pendingInstants(table)).isEmpty();
+  }
+
+  /**
+   * Hudi's cleaner rolls back failed writes itself before it executes a clean, with LAZY by the calling client's
+   * heartbeat window. A clean run is such a client: it must judge writers by their window too, or a writer whose
+   * heartbeat is 30 s old (alive by Hudi's default 120 s) is rolled back by the daemon's 1 s one mid-write.
+   */
+  @Test
+  void aCleanRunJudgesLiveWritesByTheWritersHeartbeatNotTheDaemonsShorterOne() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9,
+        Map.of("hoodie.clean.commits.retained", "1"));
+    localTables.upsert(table, 0, 20, 1);
+    localTables.upsert(table, 0, 20, 2);
+    localTables.upsert(table, 0, 20, 3);
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = hudiTables.writeClient(table)) {
+      client.scheduleTableService(Option.empty(), TableServiceType.CLEAN)
+          .orElseThrow(() -> new AssertionError("no clean plan"));
+    }
+    String live = localTables.upsertWithoutCommit(table, 20, 10, 4);
+    age(table, live, Duration.ofSeconds(30));
+    PendingPlan clean = PendingPlans.list(hudiTables.metaClient(table.basePath())).stream()
+        .filter(plan -> plan.service() == ServiceType.CLEAN).findFirst().orElseThrow();
+    HudiTables fastPlans = new HudiTables(HudiTables.defaultHadoopConfiguration(), new HeartbeatSettings(1_000, 0));
+
+    ActionResult result = PlanRunner.withDefaultActions(fastPlans)
+        .apply(WorkItem.forPlan(table, clean, Placement.inProcess(HeapEstimate.NONE)));
+
+    assertThat(result.instant()).as("the clean executed").contains(clean.instant());
+    assertThat(pendingInstants(table)).as("pending instants after the clean").containsExactly(live);
+    assertThat(filesOf(table, live)).as("files of the live write").isNotEmpty();
   }
 
   /**
