@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -40,6 +41,12 @@ public final class CleanAction implements ServiceAction {
   @Override
   public ActionResult execute(HoodieJavaWriteClient<HoodieAvroPayload> client, Optional<String> instant) {
     long start = System.nanoTime();
+    List<String> withoutHeartbeat = FailedWritesRollback.withoutHeartbeat(ClientMetaClients.of(client));
+    if (!withoutHeartbeat.isEmpty()) {
+      // Hudi's cleaner would roll that write back first (it counts a missing heartbeat as expired).
+      throw new PlanSkippedException("the clean is not executed: "
+          + FailedWrites.singleWriterProblem(withoutHeartbeat));
+    }
     HoodieCleanMetadata metadata;
     try (PlanHeartbeat heartbeat = PlanHeartbeat.claimCleans(client.getConfig(), ClientMetaClients.of(client))) {
       if (heartbeat.instants().size() > 1) {

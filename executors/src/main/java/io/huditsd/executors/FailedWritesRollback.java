@@ -12,6 +12,7 @@ import org.apache.hudi.config.HoodieWriteConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,10 +33,14 @@ import java.util.Set;
  * than {@code hoodie.client.heartbeat.interval_in_ms * hoodie.client.heartbeat.tolerable.misses} ago, by the
  * writers' keys among the table's ({@link WriterHeartbeat}; Hudi's 60 s * 2 when unset), never by the daemon's own
  * plan heartbeat, which may be much shorter than the writers' renewal. A write
- * whose heartbeat is alive is never touched. An instant with no heartbeat file at all counts as expired, as Hudi
- * counts it (its last heartbeat reads as 0): a LAZY writer starts its heartbeat under the table lock before it
- * creates the requested instant, so only a writer on the EAGER policy (which Hudi's multi-writer mode does not
- * support) or one whose heartbeat file was deleted leaves none. The rollback itself is Hudi's
+ * whose heartbeat is alive is never touched.
+ *
+ * <p>An instant with no heartbeat file at all is not judged failed, unlike Hudi (which reads its last heartbeat as
+ * 0): a LAZY writer writes its heartbeat before it creates the requested instant and deletes it only after the
+ * commit completed or was rolled back, so a pending instant without one is a writer's on the EAGER policy, outside
+ * Hudi's multi-writer mode, and its write may well be in progress. Hudi's rollback cannot be told to leave one
+ * instant alone, so while such an instant is pending nothing is rolled back, and it is reported
+ * ({@link FailedWrites#withoutHeartbeat}) for the table's services to be refused. The rollback itself is Hudi's
  * ({@code rollbackFailedWrites}), which takes the table lock to schedule each rollback, to claim it with a rollback
  * heartbeat and to commit it.
  */
@@ -60,9 +65,11 @@ public final class FailedWritesRollback {
                           boolean rollBack) {
     long window = WriterHeartbeat.of(table.hoodieKeys()).expiryMillis();
     Scan before = scan(metaClient, window);
-    if (before.expired().isEmpty() || !rollBack || !config.getFailedWritesCleanPolicy().isLazy()) {
+    List<String> withoutHeartbeat = withoutHeartbeat(metaClient, before.withoutHeartbeat());
+    if (before.expired().isEmpty() || !rollBack || !config.getFailedWritesCleanPolicy().isLazy()
+        || !withoutHeartbeat.isEmpty()) {
       // EAGER: writers roll back their own failures when they start a commit; NEVER: nobody does.
-      return new FailedWrites(List.of(), before.expired(), before.nextExpiry(), Optional.empty());
+      return new FailedWrites(List.of(), before.expired(), before.nextExpiry(), Optional.empty(), withoutHeartbeat);
     }
     LOG.info("Rolling back failed writes table={} instants={} (heartbeats expired)", table.id(), before.expired());
     Optional<String> error = Optional.empty();
@@ -90,17 +97,45 @@ public final class FailedWritesRollback {
           after.expired(), retry);
       recheckAt = Optional.of(recheckAt.filter(expiry -> expiry.isBefore(retry)).orElse(retry));
     }
-    return new FailedWrites(rolledBack, after.expired(), recheckAt, error);
+    return new FailedWrites(rolledBack, after.expired(), recheckAt, error, List.of());
   }
 
-  /** Pending writer instants by heartbeat: expired ones (oldest first), and when the first live one expires. */
-  private record Scan(List<String> expired, Optional<Instant> nextExpiry) {
+  /**
+   * The table's pending writer instants that have no heartbeat file (see the class comment), as of now: those of
+   * {@code candidates} still pending on a timeline read after their heartbeats were looked for (a LAZY writer that
+   * completed meanwhile has deleted its heartbeat, and its instant is no longer pending).
+   */
+  private static List<String> withoutHeartbeat(HoodieTableMetaClient metaClient, List<String> candidates) {
+    if (candidates.isEmpty()) {
+      return List.of();
+    }
+    Set<String> stillPending = Set.copyOf(HoodieTableMetaClient.reload(metaClient).getActiveTimeline()
+        .filterInflightsAndRequested().getInstantsAsStream().map(HoodieInstant::requestedTime).toList());
+    return candidates.stream().filter(stillPending::contains).toList();
+  }
+
+  /**
+   * The table's pending writer instants without a heartbeat file, read now (the timeline reloaded): a run that would
+   * let Hudi roll back failed writes (a clean) checks it first.
+   */
+  public static List<String> withoutHeartbeat(HoodieTableMetaClient metaClient) {
+    HoodieTableMetaClient current = HoodieTableMetaClient.reload(metaClient);
+    // The window only sorts the other instants, which are not asked for here.
+    return withoutHeartbeat(current, scan(current, Duration.ofDays(1).toMillis()).withoutHeartbeat());
+  }
+
+  /**
+   * Pending writer instants by heartbeat: expired ones (oldest first), when the first live one expires, and those
+   * with no heartbeat file.
+   */
+  private record Scan(List<String> expired, Optional<Instant> nextExpiry, List<String> withoutHeartbeat) {
   }
 
   /** @param window Hudi's (HoodieHeartbeatClient): expired when now - last heartbeat > interval * tolerable misses */
   private static Scan scan(HoodieTableMetaClient metaClient, long window) {
     HoodieTimeline pending = metaClient.getCommitsTimeline().filterPendingExcludingCompaction();
     List<String> expired = new ArrayList<>();
+    List<String> withoutHeartbeat = new ArrayList<>();
     Optional<Instant> nextExpiry = Optional.empty();
     long now = System.currentTimeMillis();
     for (HoodieInstant instant : pending.getInstants()) {
@@ -108,7 +143,9 @@ public final class FailedWritesRollback {
         continue;
       }
       long last = PlanLiveness.lastHeartbeatMillis(metaClient, instant.requestedTime());
-      if (now - last > window) {
+      if (last == 0) {
+        withoutHeartbeat.add(instant.requestedTime());
+      } else if (now - last > window) {
         expired.add(instant.requestedTime());
       } else {
         Instant expiry = Instant.ofEpochMilli(last + window + 1);
@@ -117,6 +154,6 @@ public final class FailedWritesRollback {
         }
       }
     }
-    return new Scan(List.copyOf(expired), nextExpiry);
+    return new Scan(List.copyOf(expired), nextExpiry, List.copyOf(withoutHeartbeat));
   }
 }

@@ -105,6 +105,21 @@ public final class LocalTables {
     }
   }
 
+  /**
+   * As {@link #upsertWithoutCommit}, by a writer outside Hudi's multi-writer mode (single writer, EAGER rollback of
+   * failed writes, Hudi's defaults before 1.0): it keeps no heartbeat, so its instant is pending without a heartbeat
+   * file, as while such a writer is mid-write. Its start rolls back every other pending writer commit.
+   */
+  public String upsertWithoutCommitAsSingleWriter(ServicedTable table, int firstId, int count, long ts) {
+    ServicedTable singleWriter = writer(table).withHoodieKeysOverridden(Map.of(
+        "hoodie.write.concurrency.mode", "SINGLE_WRITER", "hoodie.cleaner.policy.failed.writes", "EAGER"));
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.writeClient(singleWriter)) {
+      String instant = client.startCommit();
+      client.upsert(records(firstId, count, ts), instant);
+      return instant;
+    }
+  }
+
   private static ServicedTable writer(ServicedTable table) {
     return table.withHoodieKeysOverridden(WRITER_KEYS);
   }

@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Failed writer commits on real tables, left by Hudi's Java writer stopping before its commit. Writer commits are
@@ -231,15 +232,54 @@ class TestFailedWritesRollback {
     }
   }
 
+  /**
+   * A writer outside Hudi's multi-writer mode keeps no heartbeat; Hudi's LAZY rollback would count its pending
+   * instant as expired and delete its files mid-write. It is reported instead, and since Hudi's rollback cannot leave
+   * one instant alone, a failed write of another writer waits too.
+   */
   @Test
-  void aWriteWithNoHeartbeatFileCountsAsExpiredAsHudiCountsIt() throws IOException {
+  void aWriteWithNoHeartbeatFileIsNeverRolledBackAndHoldsBackTheRollback() throws IOException {
     ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9, Map.of());
     localTables.upsert(table, 0, 20, 1);
-    String failed = localTables.upsertWithoutCommit(table, 0, 20, 2);
-    Files.delete(heartbeat(table, failed));
+    String singleWriter = localTables.upsertWithoutCommitAsSingleWriter(table, 0, 10, 2);
+    assertThat(Files.exists(heartbeat(table, singleWriter))).as("heartbeat of the single writer's write").isFalse();
+    String failed = localTables.upsertWithoutCommit(table, 10, 10, 3);
+    expire(table, failed);
 
-    assertThat(run(table, true).rolledBack()).containsExactly(failed);
-    assertThat(pendingInstants(table)).isEmpty();
+    FailedWrites result = run(table, true);
+
+    assertThat(result.withoutHeartbeat()).containsExactly(singleWriter);
+    assertThat(result.singleWriterProblem()).hasValueSatisfying(problem -> assertThat(problem)
+        .contains(singleWriter, "hoodie.write.concurrency.mode=OPTIMISTIC_CONCURRENCY_CONTROL",
+            "hoodie.cleaner.policy.failed.writes=LAZY"));
+    assertThat(result.rolledBack()).isEmpty();
+    assertThat(result.pending()).containsExactly(failed);
+    assertThat(pendingInstants(table)).containsExactlyInAnyOrder(singleWriter, failed);
+    assertThat(filesOf(table, singleWriter)).as("files of the single writer's write").isNotEmpty();
+  }
+
+  /** Hudi's cleaner rolls back failed writes before it cleans, so a clean waits while such a write is pending. */
+  @Test
+  void aCleanRunIsSkippedWhileAWriteWithNoHeartbeatFileIsPending() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9,
+        Map.of("hoodie.clean.commits.retained", "1"));
+    localTables.upsert(table, 0, 20, 1);
+    localTables.upsert(table, 0, 20, 2);
+    localTables.upsert(table, 0, 20, 3);
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = hudiTables.writeClient(table)) {
+      client.scheduleTableService(Option.empty(), TableServiceType.CLEAN)
+          .orElseThrow(() -> new AssertionError("no clean plan"));
+    }
+    String singleWriter = localTables.upsertWithoutCommitAsSingleWriter(table, 20, 10, 4);
+    PendingPlan clean = PendingPlans.list(hudiTables.metaClient(table.basePath())).stream()
+        .filter(plan -> plan.service() == ServiceType.CLEAN).findFirst().orElseThrow();
+
+    assertThatThrownBy(() -> PlanRunner.withDefaultActions(hudiTables)
+        .apply(WorkItem.forPlan(table, clean, Placement.inProcess(HeapEstimate.NONE))))
+        .isInstanceOf(PlanSkippedException.class)
+        .hasMessageContaining(singleWriter).hasMessageContaining("without a heartbeat");
+    assertThat(pendingInstants(table)).contains(singleWriter, clean.instant());
+    assertThat(filesOf(table, singleWriter)).as("files of the single writer's write").isNotEmpty();
   }
 
   @Test

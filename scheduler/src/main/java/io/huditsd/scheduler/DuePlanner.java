@@ -137,6 +137,10 @@ public final class DuePlanner {
         .orElseThrow(() -> new IllegalArgumentException(type.configName() + " has no plan to schedule"));
     HoodieTableMetaClient metaClient = tables.metaClient(table.basePath());
     verifyReadable(metaClient);
+    List<String> withoutHeartbeat = FailedWritesRollback.withoutHeartbeat(metaClient);
+    if (!withoutHeartbeat.isEmpty()) {
+      throw new IllegalStateException("table " + table.id() + ": " + FailedWrites.singleWriterProblem(withoutHeartbeat));
+    }
     if (service.rollsBackFailedWritesFirst()) {
       failedWrites.run(table, metaClient, tables.writeConfig(table, metaClient), true);
     }
@@ -261,6 +265,14 @@ public final class DuePlanner {
   private Outcome planAndEnqueueLocked(ServicedTable table, HoodieTableMetaClient metaClient,
                                        HoodieWriteConfig config) {
     FailedWrites failed = handleFailedWrites(table, metaClient, config);
+    Optional<String> singleWriter = failed.singleWriterProblem();
+    if (singleWriter.isPresent()) {
+      // Its writer takes no part in Hudi's multi-writer protocol: a plan written or run beside it could roll its
+      // write back (a clean) or miss its conflicts. The write's end changes the timeline, and the next poll plans.
+      LOG.debug("Table {}: nothing scheduled: {}", table.id(), singleWriter.get());
+      return new Outcome(List.of(), 0, timeTriggered(table, config), failed.recheckAt(), failed,
+          refused(table, singleWriter.get()));
+    }
     List<PendingPlan> pending = PendingPlans.list(metaClient);
     List<String> scheduled = new ArrayList<>();
     int enqueued = 0;
@@ -366,6 +378,17 @@ public final class DuePlanner {
       }
     }
     return due;
+  }
+
+  /** Every service the table runs refused, beside a writer outside Hudi's multi-writer mode. */
+  private static Map<ServiceType, ServiceDecision> refused(ServicedTable table, String problem) {
+    Map<ServiceType, ServiceDecision> decisions = new EnumMap<>(ServiceType.class);
+    for (ServiceType type : ServiceType.values()) {
+      decisions.put(type, table.runs(type)
+          ? ServiceDecision.of(type, ServiceDecision.Reason.SINGLE_WRITER, problem)
+          : disabled(type));
+    }
+    return decisions;
   }
 
   /** The decision for a service the table does not run. */

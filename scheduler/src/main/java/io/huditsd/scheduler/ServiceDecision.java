@@ -49,7 +49,12 @@ public record ServiceDecision(ServiceType service, Reason reason, String message
     /** An index build failed recently and is retried later. */
     BACKING_OFF,
     /** The plan just written shared file groups with an earlier pending plan and was withdrawn. */
-    WITHDRAWN;
+    WITHDRAWN,
+    /**
+     * A writer commit is pending without a heartbeat: its writer runs outside Hudi's multi-writer mode, and nothing
+     * is scheduled or executed beside it.
+     */
+    SINGLE_WRITER;
 
     /** The reason as JSON and REST name it: {@code below-trigger}, {@code hot-file-groups}, ... */
     public String code() {

@@ -104,8 +104,10 @@ final class WriterFailures {
         continue;
       }
       try {
-        if (HoodieHeartbeatUtils.isHeartbeatExpired(pending.requestedTime(), heartbeatExpiryMillis,
-            metaClient.getStorage(), metaClient.getBasePath().toString())) {
+        long last = HoodieHeartbeatUtils.getLastHeartbeatTime(metaClient.getStorage(),
+            metaClient.getBasePath().toString(), pending.requestedTime());
+        // No heartbeat file: a writer outside multi-writer mode, maybe mid-write; planning refuses the table instead.
+        if (last > 0 && now - last > heartbeatExpiryMillis) {
           count(tableId, state, pending.requestedTime(), "pending with an expired heartbeat");
         }
       } catch (IOException e) {

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A writer commit that failed on a copy-on-write table that keeps one commit: one commit before it, three after, so
@@ -39,8 +40,9 @@ class TestFailedWritesCleaning {
   private final HudiTables hudiTables = localTables.hudiTables();
   private final HoldingPool holdingPool = new HoldingPool();
   private final WorkerPool pool = holdingPool.pool();
+  private final DuePlanner planner = new DuePlanner(hudiTables, pool);
   private final TablePoller poller = new TablePoller(hudiTables, HudiTables.defaultHadoopConfiguration(),
-      new DuePlanner(hudiTables, pool), Duration.ofMinutes(3), TablePoller.Backlog.READ, PollObserver.NONE, tableId -> true,
+      planner, Duration.ofMinutes(3), TablePoller.Backlog.READ, PollObserver.NONE, tableId -> true,
       Clock.systemUTC());
 
   @TempDir
@@ -96,6 +98,34 @@ class TestFailedWritesCleaning {
     // The next poll reads the timeline our rollback and clean plan changed: nothing holds the clean boundary back.
     poller.poll(state, false);
     assertThat(state.snapshot().backlog().orElseThrow().cleanBlocker()).isEmpty();
+  }
+
+  /**
+   * A writer outside Hudi's multi-writer mode keeps no heartbeat; Hudi would count its write as failed and roll it
+   * back mid-write. Beside it nothing is scheduled, rolled back or queued, each service says why and what to set,
+   * and a request to plan now is refused with the same words.
+   */
+  @Test
+  void besideAWriteWithoutHeartbeatNothingIsScheduledAndEachServiceSaysWhatToSet() throws IOException {
+    // Its start rolls back the failed write (EAGER), as such a writer does.
+    String singleWriter = localTables.upsertWithoutCommitAsSingleWriter(table, 0, 10, 6);
+    TableState state = new TableState(table);
+
+    assertThat(poller.poll(state, false)).isEqualTo(TablePoller.Result.PLANNED);
+
+    assertThat(pendingWriterInstants()).contains(singleWriter);
+    assertThat(enqueued()).as("queued runs").isEmpty();
+    assertThat(hudiTables.metaClient(table.basePath()).getActiveTimeline().getCleanerTimeline().countInstants())
+        .as("clean instants").isZero();
+    assertThat(state.snapshot().failedWrites().withoutHeartbeat()).containsExactly(singleWriter);
+    ServiceDecision clean = state.snapshot().decisions().get(ServiceType.CLEAN);
+    assertThat(clean.reason()).isEqualTo(ServiceDecision.Reason.SINGLE_WRITER);
+    assertThat(clean.message()).contains(singleWriter, "hoodie.write.concurrency.mode=OPTIMISTIC_CONCURRENCY_CONTROL",
+        "hoodie.cleaner.policy.failed.writes=LAZY");
+    assertThat(state.snapshot().decisions().get(ServiceType.CLUSTERING).reason())
+        .isEqualTo(ServiceDecision.Reason.DISABLED);
+    assertThatThrownBy(() -> planner.scheduleNow(table, ServiceType.CLEAN))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining(singleWriter);
   }
 
   @Test

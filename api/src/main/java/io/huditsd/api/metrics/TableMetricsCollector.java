@@ -94,6 +94,7 @@ public final class TableMetricsCollector implements MultiCollector {
     families.paused.add(labels, snapshot.paused() ? 1 : 0);
     families.failedWrites.add(labels, snapshot.failedWrites().pending().size());
     families.failedWriteAge.add(labels, secondsSince(snapshot.failedWrites().oldestPending(), now));
+    families.writesWithoutHeartbeat.add(labels, snapshot.failedWrites().withoutHeartbeat().size());
     snapshot.backlog().ifPresent(backlog -> collectBacklog(id, backlog, families, now));
     collectLastSuccesses(id, families);
   }
@@ -199,6 +200,9 @@ public final class TableMetricsCollector implements MultiCollector {
         + "the table neither has nor is building or planning, as of the last changed poll", TABLE);
     final LabelledFamily failedWrites = LabelledFamily.gauge("tsd_failed_writes_pending", "Writer commits whose "
         + "heartbeat expired and that are not rolled back yet, as of the last planning round", TABLE);
+    final LabelledFamily writesWithoutHeartbeat = LabelledFamily.gauge("tsd_writer_commits_without_heartbeat",
+        "Writer commits pending without a heartbeat file, as of the last planning round: their writer runs without "
+        + "Hudi's multi-writer keys, and the table's services are refused while one is pending", TABLE);
     final LabelledFamily failedWriteAge = LabelledFamily.gauge("tsd_failed_write_oldest_age_seconds",
         "Age of the oldest failed writer commit not rolled back yet; 0 when none", TABLE);
     final LabelledFamily cleanBlocked = LabelledFamily.gauge("tsd_clean_blocked_seconds", "Age of the earliest "
@@ -227,7 +231,7 @@ public final class TableMetricsCollector implements MultiCollector {
       List<MetricSnapshot> snapshots = new ArrayList<>();
       for (LabelledFamily family : List.of(unscheduled, scheduled, logFiles, fileGroups, smallFiles, pending,
           oldestAge, deltaCommits, lastSuccess, failures, paused, owned, missingIndexes, failedWrites, failedWriteAge,
-          cleanBlocked, timelineInstants, archivalBacklog, metadataDeltaCommits, cleanableFiles, cleanableBytes,
+          writesWithoutHeartbeat, cleanBlocked, timelineInstants, archivalBacklog, metadataDeltaCommits, cleanableFiles, cleanableBytes,
           info)) {
         snapshots.add(family.snapshot());
       }

@@ -59,14 +59,17 @@ public record TableView(String id, String basePath, String tableType, Integer ta
    * @param pending instants still on the timeline although their writer's heartbeat expired
    * @param oldestPending when the oldest of them was requested
    * @param rollbackError why the daemon's rollback of them failed, if it did
+   * @param withoutHeartbeat writer instants pending without a heartbeat file: a writer outside Hudi's multi-writer
+   *     mode, beside which the table's services are refused
    */
-  public record FailedWritesView(List<String> pending, Instant oldestPending, String rollbackError) {
+  public record FailedWritesView(List<String> pending, Instant oldestPending, String rollbackError,
+                                 List<String> withoutHeartbeat) {
     static FailedWritesView of(FailedWrites failed) {
-      if (failed.pending().isEmpty() && failed.rollbackError().isEmpty()) {
+      if (failed.pending().isEmpty() && failed.rollbackError().isEmpty() && failed.withoutHeartbeat().isEmpty()) {
         return null;
       }
       return new FailedWritesView(failed.pending(), failed.oldestPending().orElse(null),
-          failed.rollbackError().orElse(null));
+          failed.rollbackError().orElse(null), failed.withoutHeartbeat());
     }
   }
 

@@ -36,7 +36,7 @@ class TestTableView {
   @Test
   void aDeadWritersCommitAndTheCleanItHoldsBackAreShown() throws Exception {
     FailedWrites failed = new FailedWrites(List.of(), List.of("20261201100000000"), Optional.empty(),
-        Optional.of("HoodieLockException: Unable to acquire lock"));
+        Optional.of("HoodieLockException: Unable to acquire lock"), List.of());
     CleanBlocker blocker = new CleanBlocker("20261201100000000", "commit", Instant.parse("2026-12-01T10:00:00Z"), 14);
 
     JsonNode view = asJson(TableView.of(snapshot(failed, Optional.of(blocker)), Map.of(), null, "r1"));
