@@ -127,10 +127,14 @@ class ConsoleIT {
         driver.get(base + "/console/#/tables");
         assertThat(wait.until(shownBytes(TABLE, "logFileUnscheduledBytes", afterCompaction))).isTrue();
 
-        // Strings from the table's configuration are text on the page, and none of them ran.
+        // Strings from the table's configuration are text on the page, and none of them ran. The page shows why
+        // nothing is scheduled once a poll after the compaction decided it: the trigger of 1000 delta commits.
+        await("the compaction's decision after the console's run").atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(250)).until(() -> compactionDecision(base).equals("below-trigger"));
         driver.get(base + "/console/#/table/" + TABLE);
         wait.until(d -> d.findElement(By.id("table-policy")).getText().contains("hoodie.metrics.reporter.metricsname.prefix"));
         assertThat(driver.findElement(By.id("table-policy")).getText()).contains(HOSTILE);
+        assertThat(driver.findElement(By.id("table-decisions")).getText()).contains("compaction: below-trigger");
         assertThat(driver.findElements(By.cssSelector("#table-policy img, #table-policy script"))).isEmpty();
         assertThat(driver.executeScript("return window.__tsdXss === undefined")).isEqualTo(true);
         wait.until(d -> !d.findElements(By.cssSelector("#table-chart canvas")).isEmpty());
@@ -201,6 +205,15 @@ class ConsoleIT {
       driver.findElement(By.id("tables-refresh")).click();
       return false;
     };
+  }
+
+  /** The compaction service's last decision, as the table's REST view gives it. */
+  @SuppressWarnings("unchecked")
+  private String compactionDecision(String base) {
+    Map<String, Object> services = (Map<String, Object>) get(base + "/api/v1/tables/" + TABLE).get("services");
+    Map<String, Object> compaction = (Map<String, Object>) services.get("compaction");
+    Map<String, Object> decision = (Map<String, Object>) compaction.get("lastDecision");
+    return decision == null ? "" : String.valueOf(decision.get("decision"));
   }
 
   private Map<String, Object> summary(String base) {
