@@ -78,11 +78,7 @@ class KillDuringCompactionIT {
     String compaction;
     Duration stopTook;
     try (Tsd.Running first = Tsd.startDaemon(work.resolve("daemon-1"), "server", config.toString())) {
-      compaction = await("a compaction writing its files; daemon log " + first.logs() + ".out")
-          .atMost(Duration.ofMinutes(2))
-          .pollInterval(Duration.ofMillis(20))
-          .until(() -> InflightPlans.writingFiles(basePath, InflightPlans.COMPACTION), Optional::isPresent)
-          .orElseThrow();
+      compaction = compactionWritingFiles(first, basePath);
       long signalled = System.nanoTime();
       first.terminate();
       OptionalInt exit = first.waitFor(GRACE_PERIOD.plusSeconds(5));
@@ -135,11 +131,7 @@ class KillDuringCompactionIT {
 
     String compaction;
     try (Tsd.Running first = Tsd.startDaemon(work.resolve("daemon-1"), "server", config.toString())) {
-      compaction = await("a compaction writing its files; daemon log " + first.logs() + ".out")
-          .atMost(Duration.ofMinutes(2))
-          .pollInterval(Duration.ofMillis(20))
-          .until(() -> InflightPlans.writingFiles(basePath, InflightPlans.COMPACTION), Optional::isPresent)
-          .orElseThrow();
+      compaction = compactionWritingFiles(first, basePath);
       first.kill();
     }
     HoodieTimeline afterKill = reader.metaClient().getActiveTimeline();
@@ -230,6 +222,15 @@ class KillDuringCompactionIT {
         hoodie:
           hoodie.compact.inline.max.delta.commits: "2"
         """.formatted(heartbeatInterval, tolerableMisses, basePath);
+  }
+
+  /** Waits until {@code daemon} writes the base files of a compaction, and returns its instant. */
+  private static String compactionWritingFiles(Tsd.Running daemon, Path basePath) {
+    return await("a compaction writing its files; daemon log " + daemon.logs() + ".out")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> InflightPlans.writingFiles(basePath, InflightPlans.COMPACTION), Optional::isPresent)
+        .orElseThrow();
   }
 
   private static List<String> completedCompactions(TableReader reader) {
