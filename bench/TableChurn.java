@@ -13,9 +13,9 @@ import io.huditsd.lock.LockMetrics;
 import io.huditsd.lock.LockTurns;
 import io.huditsd.lock.MeteredLockProvider;
 import io.huditsd.scheduler.IngestionMetrics;
+import org.apache.hudi.client.transaction.lock.NoopLockProvider;
 import org.apache.hudi.common.config.LockConfiguration;
 import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.common.lock.LockProvider;
 import org.apache.hudi.storage.StorageConfiguration;
 import org.apache.hudi.storage.hadoop.HadoopStorageConfiguration;
 
@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Registers TABLES tables in one daemon, has each one plan (a REST-style schedule that takes its planning lock), end
@@ -80,9 +79,9 @@ public final class TableChurn {
         Optional.of(new ActionResult(ServiceType.ARCHIVE, Optional.empty(), 0, 0, 0, Duration.ZERO)),
         Optional.empty()));
     TypedProperties properties = new TypedProperties();
-    properties.setProperty(MeteredLockProvider.DELEGATE_KEY, NoLock.class.getName());
+    properties.setProperty(MeteredLockProvider.DELEGATE_KEY, NoopLockProvider.class.getName());
     properties.setProperty(MeteredLockProvider.TABLE_KEY, table.id());
-    new MeteredLockProvider<String>(new LockConfiguration(properties), storage).close();
+    new MeteredLockProvider<>(new LockConfiguration(properties), storage).close();
   }
 
   /** Heap in use after two full collections (System.gc() is a full, stop-the-world collection with G1's defaults). */
@@ -90,29 +89,5 @@ public final class TableChurn {
     System.gc();
     System.gc();
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024.0 * 1024.0);
-  }
-
-  /** A lock that is always free. */
-  public static final class NoLock implements LockProvider<String> {
-    public NoLock(LockConfiguration configuration, StorageConfiguration<?> storage) {
-    }
-
-    @Override
-    public boolean tryLock(long time, TimeUnit unit) {
-      return true;
-    }
-
-    @Override
-    public void unlock() {
-    }
-
-    @Override
-    public String getLock() {
-      return "none";
-    }
-
-    @Override
-    public void close() {
-    }
   }
 }

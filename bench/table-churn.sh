@@ -22,7 +22,7 @@ done
 (cd "$home" && mvn -B -q -o -pl api dependency:build-classpath -Dmdep.outputFile="$classpath_file" >/dev/null)
 classes="$home/lock-providers/target/classes:$home/executors/target/classes"
 classes="$classes:$home/scheduler/target/classes:$home/api/target/classes"
-# Compiled, not run as a source file: Hudi loads the bench's lock provider by name, from the class path.
+# Compiled apart, not run as a source file, so that the measured JVM does not also hold the source launcher's compiler.
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 javac -d "$out" -cp "$classes:$(cat "$classpath_file")" "$home/bench/TableChurn.java"

@@ -16,9 +16,9 @@ import io.huditsd.lock.LockTurns;
 import io.huditsd.lock.MeteredLockProvider;
 import io.huditsd.scheduler.IngestionMetrics;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import org.apache.hudi.client.transaction.lock.NoopLockProvider;
 import org.apache.hudi.common.config.LockConfiguration;
 import org.apache.hudi.common.config.TypedProperties;
-import org.apache.hudi.common.lock.LockProvider;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.storage.StorageConfiguration;
@@ -38,7 +38,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -148,10 +147,10 @@ class TestTableChurn {
         Optional.of(new ActionResult(ServiceType.ARCHIVE, Optional.empty(), 0, 0, 0, Duration.ZERO)),
         Optional.empty()));
     TypedProperties properties = new TypedProperties();
-    properties.setProperty(MeteredLockProvider.DELEGATE_KEY, NoLock.class.getName());
+    properties.setProperty(MeteredLockProvider.DELEGATE_KEY, NoopLockProvider.class.getName());
     properties.setProperty(MeteredLockProvider.TABLE_KEY, table.id());
     StorageConfiguration<?> storage = new HadoopStorageConfiguration(daemon.hadoopConfiguration());
-    new MeteredLockProvider<String>(new LockConfiguration(properties), storage).close();
+    new MeteredLockProvider<>(new LockConfiguration(properties), storage).close();
   }
 
   private Set<String> ours(Supplier<? extends java.util.Collection<String>> tables) {
@@ -170,29 +169,5 @@ class TestTableChurn {
       });
     }
     return tables;
-  }
-
-  /** A lock that is always free, for a {@link MeteredLockProvider} made only to be found by its table. */
-  public static final class NoLock implements LockProvider<String> {
-    public NoLock(LockConfiguration configuration, StorageConfiguration<?> storage) {
-    }
-
-    @Override
-    public boolean tryLock(long time, TimeUnit unit) {
-      return true;
-    }
-
-    @Override
-    public void unlock() {
-    }
-
-    @Override
-    public String getLock() {
-      return "none";
-    }
-
-    @Override
-    public void close() {
-    }
   }
 }

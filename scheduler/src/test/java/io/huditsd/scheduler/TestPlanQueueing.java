@@ -12,9 +12,8 @@ import io.huditsd.executors.PlanRunner;
 import io.huditsd.executors.RunStatus;
 import io.huditsd.executors.WorkItem;
 import org.apache.hudi.common.model.HoodieTableType;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -34,23 +33,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  * compaction's commit, and a table whose compactions always run is still cleaned and archived.
  */
 class TestPlanQueueing {
-  private final LocalTables localTables = new LocalTables();
   /** When each service's plan was queued, in wall-clock milliseconds. */
   private final Map<ServiceType, Long> queuedAt = new ConcurrentHashMap<>();
-  private final HoldingPool holdingPool = new HoldingPool(record -> {
+  @RegisterExtension
+  final PlanningFixture planning = new PlanningFixture(record -> {
     if (record.status() == RunStatus.QUEUED) {
       queuedAt.putIfAbsent(record.item().service(), System.currentTimeMillis());
     }
   });
-  private final DuePlanner planner = new DuePlanner(localTables.hudiTables(), holdingPool.pool());
+  private final LocalTables localTables = planning.localTables();
+  private final DuePlanner planner = planning.planner();
 
   @TempDir
   Path directory;
-
-  @AfterEach
-  void releasePool() throws InterruptedException {
-    holdingPool.close();
-  }
 
   @Test
   void aCleanAndArchivalDueBesideARunningCompactionAreQueuedByTheNextPollWhateverStillRuns() throws IOException {
@@ -73,8 +68,7 @@ class TestPlanQueueing {
     queuedAt.clear();
 
     Instant beforeFirstPoll = Instant.now();
-    DuePlanner.Outcome firstPoll = planner.planAndEnqueue(table,
-        HoodieTableMetaClient.reload(localTables.hudiTables().metaClient(table.basePath())));
+    DuePlanner.Outcome firstPoll = planning.poll(table);
 
     // The pool holds the compaction running: the clean and archival, due too, are left to the next poll.
     assertThat(firstPoll.scheduledInstants()).hasSize(1);
@@ -84,8 +78,7 @@ class TestPlanQueueing {
     assertThat(firstPoll.recheckAt()).hasValueSatisfying(at -> assertThat(at)
         .isBetween(beforeFirstPoll, Instant.now()));
 
-    DuePlanner.Outcome secondPoll = planner.planAndEnqueue(table,
-        HoodieTableMetaClient.reload(localTables.hudiTables().metaClient(table.basePath())));
+    DuePlanner.Outcome secondPoll = planning.poll(table);
 
     // The compaction still runs; the clean and archival waited one poll and no longer.
     assertThat(secondPoll.scheduledInstants()).hasSize(1);

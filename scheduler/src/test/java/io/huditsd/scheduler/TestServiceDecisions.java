@@ -6,9 +6,8 @@ import io.huditsd.executors.LocalTables;
 import io.huditsd.executors.PendingPlans;
 import io.huditsd.executors.clustering.HotFileGroups;
 import org.apache.hudi.common.model.HoodieTableType;
-import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -24,22 +23,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * hot, a pending plan of the service itself.
  */
 class TestServiceDecisions {
-  private final LocalTables localTables = new LocalTables();
-  private final HoldingPool holdingPool = new HoldingPool();
-  private final DuePlanner planner = new DuePlanner(localTables.hudiTables(), holdingPool.pool());
+  @RegisterExtension
+  final PlanningFixture planning = new PlanningFixture();
+  private final LocalTables localTables = planning.localTables();
+  private final DuePlanner planner = planning.planner();
 
   @TempDir
   Path directory;
 
-  @AfterEach
-  void releasePool() throws InterruptedException {
-    holdingPool.close();
-  }
-
   private Map<ServiceType, ServiceDecision> plan(ServicedTable table) {
-    HoodieTableMetaClient metaClient = HoodieTableMetaClient.reload(
-        localTables.hudiTables().metaClient(table.basePath()));
-    return planner.planAndEnqueue(table, metaClient).decisions();
+    return planning.poll(table).decisions();
   }
 
   @Test

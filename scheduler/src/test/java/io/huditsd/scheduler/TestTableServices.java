@@ -21,8 +21,8 @@ import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.config.HoodieWriteConfig;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -39,18 +39,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Each service's own rules (heartbeat, force-now keys), asserted on real tables through the planner and the runner. */
 class TestTableServices {
-  private final LocalTables localTables = new LocalTables();
-  private final HoldingPool holdingPool = new HoldingPool();
-  private final DuePlanner planner = new DuePlanner(localTables.hudiTables(), holdingPool.pool());
+  @RegisterExtension
+  final PlanningFixture planning = new PlanningFixture();
+  private final LocalTables localTables = planning.localTables();
+  private final DuePlanner planner = planning.planner();
   private final TableServices services = planner.services();
 
   @TempDir
   Path directory;
-
-  @AfterEach
-  void releasePool() throws InterruptedException {
-    holdingPool.close();
-  }
 
   @Test
   void everyServiceTypeHasOneServiceRunByTheRunnersActionOfThatType() {

@@ -2,6 +2,7 @@ package io.huditsd.it;
 
 import io.huditsd.it.support.DaemonApi;
 import io.huditsd.it.support.DaemonYaml;
+import io.huditsd.it.support.InflightPlans;
 import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.TableReader.Listing;
@@ -69,7 +70,7 @@ class HaFailoverIT {
           Map<String, Tsd.Running> processes = Map.of("r1", r1, "r2", r2);
           String compaction = await("a replica starting a compaction; logs in " + work)
               .atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(10))
-              .until(() -> KillDuringCompactionIT.inflightCompaction(basePath), Optional::isPresent)
+              .until(() -> InflightPlans.inflight(basePath, InflightPlans.COMPACTION), Optional::isPresent)
               .orElseThrow();
           String owner;
           // The test takes the writers' table lock, as a writer committing would: the compaction writes its files
@@ -80,7 +81,7 @@ class HaFailoverIT {
                 .doesNotContain(compaction);
             await("compaction " + compaction + " writing its files; logs in " + work)
                 .atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
-                .until(() -> KillDuringCompactionIT.compactionBeingWritten(basePath), Optional::isPresent);
+                .until(() -> InflightPlans.writingFiles(basePath, InflightPlans.COMPACTION), Optional::isPresent);
             owner = await("a replica naming the table's owner").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(20)).ignoreExceptions()
                 .until(() -> anyOwner(ports.values()), Optional::isPresent).orElseThrow();

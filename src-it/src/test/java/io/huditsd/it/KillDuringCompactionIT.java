@@ -5,6 +5,7 @@ import io.huditsd.it.support.DaemonApi;
 import io.huditsd.it.support.DaemonYaml;
 import io.huditsd.it.support.DataFiles;
 import io.huditsd.it.support.DataFiles.BaseFile;
+import io.huditsd.it.support.InflightPlans;
 import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.TableReader.Listing;
@@ -16,7 +17,6 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.stream.Stream;
 
 import static io.huditsd.it.support.TrackedTable.concat;
 import static io.huditsd.it.support.TrackedTable.deletes;
@@ -79,11 +78,7 @@ class KillDuringCompactionIT {
     String compaction;
     Duration stopTook;
     try (Tsd.Running first = Tsd.startDaemon(work.resolve("daemon-1"), "server", config.toString())) {
-      compaction = await("a compaction writing its files; daemon log " + first.logs() + ".out")
-          .atMost(Duration.ofMinutes(2))
-          .pollInterval(Duration.ofMillis(20))
-          .until(() -> compactionBeingWritten(basePath), Optional::isPresent)
-          .orElseThrow();
+      compaction = compactionWritingFiles(first, basePath);
       long signalled = System.nanoTime();
       first.terminate();
       OptionalInt exit = first.waitFor(GRACE_PERIOD.plusSeconds(5));
@@ -136,18 +131,14 @@ class KillDuringCompactionIT {
 
     String compaction;
     try (Tsd.Running first = Tsd.startDaemon(work.resolve("daemon-1"), "server", config.toString())) {
-      compaction = await("a compaction writing its files; daemon log " + first.logs() + ".out")
-          .atMost(Duration.ofMinutes(2))
-          .pollInterval(Duration.ofMillis(20))
-          .until(() -> compactionBeingWritten(basePath), Optional::isPresent)
-          .orElseThrow();
+      compaction = compactionWritingFiles(first, basePath);
       first.kill();
     }
     HoodieTimeline afterKill = reader.metaClient().getActiveTimeline();
     assertThat(afterKill.filterPendingCompactionTimeline().getInstants())
         .as("compaction %s still pending after the kill (else it finished first: make it slower)", compaction)
         .extracting(HoodieInstant::requestedTime).containsExactly(compaction);
-    List<BaseFile> partial = filesOf(basePath, compaction);
+    List<BaseFile> partial = DataFiles.writtenBy(basePath, compaction);
 
     try (Tsd.Running second = Tsd.startDaemon(work.resolve("daemon-2"), "server", config.toString())) {
       DaemonApi api = new DaemonApi(port);
@@ -187,7 +178,7 @@ class KillDuringCompactionIT {
     assertThat(timeline.filterPendingCompactionTimeline().getInstants()).as("pending compactions").isEmpty();
     assertThat(timeline.filterInflightsAndRequested().getInstants()).as("unfinished instants").isEmpty();
     List<String> latest = reader.latestBaseFiles(Listing.STORAGE);
-    assertThat(filesOf(basePath, compaction)).extracting(BaseFile::path)
+    assertThat(DataFiles.writtenBy(basePath, compaction)).extracting(BaseFile::path)
         .as("files of compaction %s on disk; the killed attempt had written %s", compaction, partial)
         .allMatch(latest::contains, "a latest base file (no leftovers of the killed attempt)")
         .isNotEmpty();
@@ -233,33 +224,13 @@ class KillDuringCompactionIT {
         """.formatted(heartbeatInterval, tolerableMisses, basePath);
   }
 
-  /** The instant of an inflight compaction that has started writing base files, if there is one. */
-  static Optional<String> compactionBeingWritten(Path basePath) throws IOException {
-    return inflightCompaction(basePath).filter(instant -> !filesOf(basePath, instant).isEmpty());
-  }
-
-  /** The instant of an inflight compaction, if there is one; reads only the timeline's listing. */
-  static Optional<String> inflightCompaction(Path basePath) throws IOException {
-    Path timeline = basePath.resolve(".hoodie/timeline");
-    if (!Files.isDirectory(timeline)) {
-      return Optional.empty();
-    }
-    try (Stream<Path> files = Files.list(timeline)) {
-      return files.map(file -> file.getFileName().toString())
-          .filter(name -> name.endsWith(".compaction.inflight") && !name.startsWith("."))
-          .map(name -> name.substring(0, name.indexOf('.')))
-          .findFirst();
-    }
-  }
-
-  private static List<BaseFile> filesOf(Path basePath, String instant) {
-    try {
-      return DataFiles.baseFiles(basePath.toString()).stream().filter(file -> file.instant().equals(instant))
-          .toList();
-    } catch (UncheckedIOException e) {
-      // A file vanished while the listing walked the table (the daemon rolls back or writes).
-      return List.of();
-    }
+  /** Waits until {@code daemon} writes the base files of a compaction, and returns its instant. */
+  private static String compactionWritingFiles(Tsd.Running daemon, Path basePath) {
+    return await("a compaction writing its files; daemon log " + daemon.logs() + ".out")
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> InflightPlans.writingFiles(basePath, InflightPlans.COMPACTION), Optional::isPresent)
+        .orElseThrow();
   }
 
   private static List<String> completedCompactions(TableReader reader) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.huditsd.api.demo.SampleRow;
 import io.huditsd.it.support.DataFiles;
 import io.huditsd.it.support.DataFiles.BaseFile;
+import io.huditsd.it.support.InflightPlans;
 import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.TableReader.Listing;
@@ -82,13 +83,13 @@ class KillDuringOnceIT {
 
     String compaction;
     try (Tsd.Running first = Tsd.startDaemon(work.resolve("once-1-killed"), "once", "--config", config.toString())) {
-      compaction = planWritingFiles(first, basePath, ".compaction.inflight");
+      compaction = planWritingFiles(first, basePath, InflightPlans.COMPACTION);
       first.kill();
     }
     assertThat(reader.metaClient().getActiveTimeline().filterPendingCompactionTimeline().getInstants())
         .as("compaction %s still pending after the kill (else it finished first: make it slower)", compaction)
         .extracting(HoodieInstant::requestedTime).containsExactly(compaction);
-    List<BaseFile> partial = filesOf(basePath, compaction);
+    List<BaseFile> partial = DataFiles.writtenBy(basePath, compaction);
 
     Tsd.Finished finished;
     // A live process holds the plan: its heartbeat is renewed every second for as long as the second pass runs.
@@ -111,7 +112,7 @@ class KillDuringOnceIT {
       assertThat(reader.metaClient().getActiveTimeline().filterPendingCompactionTimeline().getInstants())
           .as("compaction %s pending while a live process holds it", compaction)
           .singleElement().satisfies(instant -> assertThat(instant.isInflight()).isTrue());
-      assertThat(filesOf(basePath, compaction)).as("files of compaction %s while a live process holds it",
+      assertThat(DataFiles.writtenBy(basePath, compaction)).as("files of compaction %s while a live process holds it",
           compaction).isEqualTo(partial);
       // The holder dies as the first pass did (its heartbeat stops being renewed, its file stays) once the next
       // pass is up.
@@ -126,7 +127,7 @@ class KillDuringOnceIT {
     assertThat(completed(timeline.getCommitTimeline())).as("completed compactions").containsExactly(compaction);
     assertNothingPending(reader);
     List<String> latest = reader.latestBaseFiles(Listing.STORAGE);
-    assertThat(filesOf(basePath, compaction)).extracting(BaseFile::path)
+    assertThat(DataFiles.writtenBy(basePath, compaction)).extracting(BaseFile::path)
         .as("files of compaction %s on disk; the killed attempt had written %s", compaction, partial)
         .isNotEmpty()
         .allMatch(latest::contains, "a latest base file (no leftovers of the killed attempt)");
@@ -167,7 +168,7 @@ class KillDuringOnceIT {
     String clustering;
     Tsd.Finished finished;
     try (Tsd.Running first = Tsd.startDaemon(work.resolve("once-1-killed"), "once", "--config", config.toString())) {
-      clustering = planWritingFiles(first, basePath, ".clustering.inflight");
+      clustering = planWritingFiles(first, basePath, InflightPlans.CLUSTERING);
       first.signal("STOP");
       try (Tsd.Running next = startOnce(work.resolve("once-2"), config)) {
         awaitStarted(next);
@@ -214,8 +215,7 @@ class KillDuringOnceIT {
     return await("a plan writing its files; log " + pass.logs() + ".out")
         .atMost(Duration.ofMinutes(2))
         .pollInterval(Duration.ofMillis(20))
-        .until(() -> inflight(basePath, inflightSuffix).filter(plan -> !filesOf(basePath, plan).isEmpty()),
-            Optional::isPresent)
+        .until(() -> InflightPlans.writingFiles(basePath, inflightSuffix), Optional::isPresent)
         .orElseThrow();
   }
 
@@ -300,29 +300,5 @@ class KillDuringOnceIT {
 
   private static List<String> completed(HoodieTimeline timeline) {
     return timeline.filterCompletedInstants().getInstantsAsStream().map(HoodieInstant::requestedTime).toList();
-  }
-
-  /** The instant of a plan whose timeline file ends {@code suffix}, if there is one; reads only the listing. */
-  private static Optional<String> inflight(Path basePath, String suffix) throws IOException {
-    Path timeline = basePath.resolve(".hoodie/timeline");
-    if (!Files.isDirectory(timeline)) {
-      return Optional.empty();
-    }
-    try (Stream<Path> files = Files.list(timeline)) {
-      return files.map(file -> file.getFileName().toString())
-          .filter(name -> name.endsWith(suffix) && !name.startsWith("."))
-          .map(name -> name.substring(0, name.indexOf('.')))
-          .findFirst();
-    }
-  }
-
-  private static List<BaseFile> filesOf(Path basePath, String instant) {
-    try {
-      return DataFiles.baseFiles(basePath.toString()).stream().filter(file -> file.instant().equals(instant))
-          .toList();
-    } catch (UncheckedIOException e) {
-      // A file vanished while the listing walked the table (the pass rolls back or writes).
-      return List.of();
-    }
   }
 }

@@ -55,4 +55,16 @@ public final class DataFiles {
       throw new UncheckedIOException("Cannot list " + basePath, e);
     }
   }
+
+  /**
+   * The base files {@code instant} wrote, or none when a file vanished while the listing walked the table (a
+   * process rolling back or writing beside it): callers poll, or list again once that process is gone.
+   */
+  public static List<BaseFile> writtenBy(Path basePath, String instant) {
+    try {
+      return baseFiles(basePath.toString()).stream().filter(file -> file.instant().equals(instant)).toList();
+    } catch (UncheckedIOException e) {
+      return List.of();
+    }
+  }
 }
