@@ -3,9 +3,9 @@ package io.huditsd.it;
 import io.huditsd.api.demo.SampleRow;
 import io.huditsd.it.support.DaemonApi;
 import io.huditsd.it.support.DaemonYaml;
-import io.huditsd.it.support.PeerRow;
 import io.huditsd.it.support.RowDiff;
 import io.huditsd.it.support.SparkPeer;
+import io.huditsd.it.support.SparkReadBack;
 import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.TableReader.Listing;
 import io.huditsd.it.support.TrackedTable;
@@ -26,12 +26,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Collectors;
 
 import static io.huditsd.it.support.TrackedTable.rows;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -89,14 +87,7 @@ class ConcurrentOnceIT {
     System.out.printf("ConcurrentOnceIT: %d rounds of 2 and of 4 once processes and a server beside a once took"
         + " %d s before the Spark read%n", rounds, Duration.ofNanos(System.nanoTime() - start).toSeconds());
 
-    Map<String, PeerRow> model = expected.entrySet().stream()
-        .collect(Collectors.toMap(Map.Entry::getKey, entry -> PeerRow.of(entry.getValue(), null), (a, b) -> a,
-            TreeMap::new));
-    SparkPeer spark = SparkPeer.shared();
-    RowDiff.assertSameRows("Spark snapshot after every pass", model, PeerRow.byKey("snapshot",
-        spark.read(basePath.toString(), Map.of("hoodie.datasource.query.type", "snapshot"))));
-    RowDiff.assertSameRows("Spark read_optimized after every pass", model, PeerRow.byKey("read_optimized",
-        spark.read(basePath.toString(), Map.of("hoodie.datasource.query.type", "read_optimized"))));
+    SparkReadBack.assertEqualsModel(SparkPeer.shared(), basePath.toString(), expected, "after every pass");
   }
 
   /** Starts {@code processes} {@code once} runs at the same moment and waits until each has exited 0. */

@@ -7,6 +7,8 @@ import io.huditsd.it.support.DataFiles;
 import io.huditsd.it.support.DataFiles.BaseFile;
 import io.huditsd.it.support.InflightPlans;
 import io.huditsd.it.support.RowDiff;
+import io.huditsd.it.support.SparkPeer;
+import io.huditsd.it.support.SparkReadBack;
 import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.TableReader.Listing;
 import io.huditsd.it.support.TrackedTable;
@@ -133,6 +135,8 @@ class KillDuringOnceIT {
         .allMatch(latest::contains, "a latest base file (no leftovers of the killed attempt)");
 
     RowDiff.assertSameRows("snapshot after the finished compaction", expected, reader.snapshot(Listing.STORAGE));
+    SparkReadBack.assertEqualsModel(SparkPeer.shared(), basePath.toString(), expected,
+        "after the finished compaction");
     RowDiff.assertSameRows("read-optimized after the finished compaction, listed from the metadata table",
         expected, reader.readOptimized(Listing.METADATA_TABLE));
     RowDiff.assertSameRows("read-optimized after the finished compaction, listed on storage", expected,
@@ -189,6 +193,8 @@ class KillDuringOnceIT {
         .allMatch(file -> file.endsWith(clustering + ".parquet"), "written by clustering " + clustering);
 
     RowDiff.assertSameRows("snapshot after the finished clustering", expected, reader.snapshot(Listing.STORAGE));
+    SparkReadBack.assertEqualsModel(SparkPeer.shared(), basePath.toString(), expected,
+        "after the finished clustering");
     RowDiff.assertSameRows("read-optimized after the finished clustering, listed from the metadata table",
         expected, reader.readOptimized(Listing.METADATA_TABLE));
   }
