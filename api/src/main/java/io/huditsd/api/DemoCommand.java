@@ -67,11 +67,20 @@ final class DemoCommand extends Command {
     new TsdApplication(orderlyStop).run("server", configFile.toString());
   }
 
-  static String demoConfiguration(Path table, int port) {
-    return demoConfiguration(table, port, port + 1);
+  /**
+   * The demo's timings: how often the daemon polls, after how many commits it clusters, and which file groups stay
+   * hot (the writer's latest commits, and those of the last minutes). A test runs the same loop at a faster pace.
+   */
+  record Pace(int pollSeconds, int clusteringCommits, int hotCommits, int hotMinutes) {
+    /** A demo day of {@link DemoWriter#BATCHES_PER_DAY} batches lasts a minute: days left a minute ago are cold. */
+    static final Pace DEMO = new Pace(5, 10, 10, 1);
   }
 
-  static String demoConfiguration(Path table, int port, int adminPort) {
+  static String demoConfiguration(Path table, int port) {
+    return demoConfiguration(table, port, port + 1, Pace.DEMO);
+  }
+
+  static String demoConfiguration(Path table, int port, int adminPort, Pace pace) {
     return """
         server:
           applicationConnectors:
@@ -94,7 +103,7 @@ final class DemoCommand extends Command {
         history:
           file: %s
         polling:
-          interval: 5s
+          interval: %ds
         workers:
           count: 2
           retryBackoff: 5s
@@ -108,12 +117,14 @@ final class DemoCommand extends Command {
           hoodie.client.heartbeat.interval_in_ms: "5000"
           hoodie.client.heartbeat.tolerable.misses: "3"
           hoodie.compact.inline.max.delta.commits: "3"
-          hoodie.clustering.inline.max.commits: "10"
+          hoodie.clustering.inline.max.commits: "%d"
           hoodie.clean.commits.retained: "3"
           hoodie.keep.min.commits: "5"
           hoodie.keep.max.commits: "8"
           # A demo day lasts a minute: days the writer left a minute ago are cold and get clustered.
-          hoodie.clustering.plan.strategy.hot.minutes: "1"
-        """.formatted(port, adminPort, table.getParent().getParent().resolve("history.jsonl"), table);
+          hoodie.clustering.plan.strategy.hot.commits: "%d"
+          hoodie.clustering.plan.strategy.hot.minutes: "%d"
+        """.formatted(port, adminPort, table.getParent().getParent().resolve("history.jsonl"), pace.pollSeconds(),
+        table, pace.clusteringCommits(), pace.hotCommits(), pace.hotMinutes());
   }
 }

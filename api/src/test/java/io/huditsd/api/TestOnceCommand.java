@@ -12,6 +12,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,19 +31,38 @@ class TestOnceCommand {
 
   private static Path work;
 
+  /** A MOR table with a compaction due (an insert, then an update into a log file), written once for every test. */
+  private static Path morTable;
+
   @BeforeAll
   static void directory() throws IOException {
     work = Files.createTempDirectory("tsd-once");
-  }
-
-  private static void writeMorTable(Path path, String name) throws IOException {
-    try (SampleTable table = SampleTable.open(path.toString(), name, HoodieTableType.MERGE_ON_READ, 9, Map.of())) {
+    morTable = work.resolve("template/mor");
+    try (SampleTable table = SampleTable.open(morTable.toString(), "mor", HoodieTableType.MERGE_ON_READ, 9,
+        Map.of())) {
       List<SampleRow> rows = new ArrayList<>();
       for (int i = 0; i < 10; i++) {
         rows.add(SampleRow.of("k" + i, "p0", 1, "first", i));
       }
       table.insert(rows);
       table.upsert(rows.subList(0, 3).stream().map(row -> SampleRow.of(row.id(), "p0", 2, "second", 1)).toList());
+    }
+  }
+
+  /**
+   * A copy of the MOR table at {@code path}, as {@code cp -a}: each test services tables of its own. Table ids come
+   * from the path (or the config), not from the name in hoodie.properties, which stays the template's.
+   */
+  private static void writeMorTable(Path path) throws IOException {
+    try (Stream<Path> files = Files.walk(morTable)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        Path target = path.resolve(morTable.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(file, target, StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
     }
   }
 
@@ -69,8 +89,8 @@ class TestOnceCommand {
   @Test
   void aConfiguredPassServicesNamedAndDiscoveredTablesThenHasNothingToDo() throws Exception {
     Path orders = work.resolve("serviced/orders");
-    writeMorTable(orders, "orders");
-    writeMorTable(work.resolve("serviced-lake/payments"), "payments");
+    writeMorTable(orders);
+    writeMorTable(work.resolve("serviced-lake/payments"));
     Path config = config("tsd.yml", orders, work.resolve("serviced-lake"));
     Finished first = once("--config", config.toString(), "--json");
     assertThat(first.exitCode()).as(first.output()).isZero();
@@ -94,7 +114,7 @@ class TestOnceCommand {
   }
 
   /**
-   * A copy-on-write table just loaded with 60 small files (6 partitions of 10), clustering forced: every file group
+   * A copy-on-write table just loaded with 12 small files (3 partitions of 4), clustering forced: every file group
    * was written in the last minutes, so the hot-data filter leaves all of them out. The pass says so, in the text
    * and the JSON, naming the keys that change it, instead of only "Nothing to do".
    */
@@ -103,9 +123,9 @@ class TestOnceCommand {
     Path events = work.resolve("hot/events");
     try (SampleTable table = SampleTable.open(events.toString(), "events", HoodieTableType.COPY_ON_WRITE, 9,
         Map.of("hoodie.parquet.small.file.limit", "0"))) {
-      for (int commit = 0; commit < 10; commit++) {
+      for (int commit = 0; commit < 4; commit++) {
         List<SampleRow> rows = new ArrayList<>();
-        for (int partition = 0; partition < 6; partition++) {
+        for (int partition = 0; partition < 3; partition++) {
           rows.add(SampleRow.of("k" + commit + "-" + partition, "p" + partition, 1, "first", commit));
         }
         table.insert(rows);
@@ -123,22 +143,22 @@ class TestOnceCommand {
     assertThat(clustering.path("table").asText()).startsWith("events-");
     assertThat(clustering.path("service").asText()).isEqualTo("clustering");
     assertThat(clustering.path("decision").asText()).isEqualTo("hot-file-groups");
-    assertThat(clustering.path("message").asText()).startsWith("hot file groups left out: 60 of 60 small ones")
+    assertThat(clustering.path("message").asText()).startsWith("hot file groups left out: 12 of 12 small ones")
         .contains("hoodie.clustering.plan.strategy.hot.minutes");
 
     Finished text = once(flags);
     assertThat(text.exitCode()).as(text.output()).isZero();
     assertThat(text.stdout()).containsPattern("nothing scheduled table=events-\\S+ service=clustering"
-        + " decision=hot-file-groups: hot file groups left out: 60 of 60").contains("Nothing to do on 1 table(s)");
+        + " decision=hot-file-groups: hot file groups left out: 12 of 12").contains("Nothing to do on 1 table(s)");
   }
 
   @Test
   void aTableThatCannotBeReadFailsAloneAndTheOthersAreServiced() throws Exception {
     Path shipments = work.resolve("failing/shipments");
-    writeMorTable(shipments, "shipments");
+    writeMorTable(shipments);
     Path broken = Files.createDirectories(work.resolve("failing-lake/refunds/.hoodie"));
     Files.writeString(broken.resolve("hoodie.properties"), "hoodie.table.name=refunds\nhoodie.table.version=2\n");
-    writeMorTable(work.resolve("failing-lake/invoices"), "invoices");
+    writeMorTable(work.resolve("failing-lake/invoices"));
     Finished finished = once("--config", config("failing.yml", shipments, work.resolve("failing-lake")).toString());
     assertThat(finished.exitCode()).as(finished.output()).isEqualTo(1);
     assertThat(finished.stdout()).contains("table=shipments service=compaction")

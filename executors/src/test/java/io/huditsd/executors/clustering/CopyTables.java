@@ -30,7 +30,9 @@ import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Real Hudi tables on local disk for the binary-copy tests: written by a plain Java-engine writer with the metadata
@@ -83,6 +86,24 @@ final class CopyTables {
         .setKeyGeneratorClassProp("org.apache.hudi.keygen.SimpleKeyGenerator")
         .setTableCreateSchema(schema.toString())
         .initTable(hudiTables().storageConfiguration().newInstance(), basePath);
+    return new ServicedTable(TableIds.derive(basePath), basePath, Set.of(ServiceType.values()),
+        Duration.ofSeconds(30), daemonKeys, MetadataIndexes.none());
+  }
+
+  /**
+   * A copy of a written table, as {@code cp -a} (timeline, metadata table, data files and their {@code .crc}s), under
+   * {@code parent} with the template's directory name, so that a test class writes a table once and each test
+   * changes a copy of its own.
+   */
+  ServicedTable copy(Path template, Path parent, Map<String, String> daemonKeys) throws IOException {
+    Path directory = parent.resolve(template.getFileName().toString());
+    try (Stream<Path> paths = Files.walk(template)) {
+      for (Path path : (Iterable<Path>) paths::iterator) {
+        Files.copy(path, directory.resolve(template.relativize(path).toString()),
+            StandardCopyOption.COPY_ATTRIBUTES);
+      }
+    }
+    String basePath = TablePaths.normalize(directory.toString());
     return new ServicedTable(TableIds.derive(basePath), basePath, Set.of(ServiceType.values()),
         Duration.ofSeconds(30), daemonKeys, MetadataIndexes.none());
   }

@@ -36,6 +36,7 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,16 +64,36 @@ class TestBinaryCopyClustering {
 
   private final CopyTables tables = new CopyTables();
 
+  /** Tables that several tests start from, written once: each test clusters a copy of its own. */
+  @TempDir
+  static java.nio.file.Path written;
+
   @TempDir
   java.nio.file.Path directory;
 
+  /** COW, 6 commits of 40 rows: 12 small files over two partitions. */
+  private static java.nio.file.Path sixCommits;
+  /** COW, 4 commits of 30 rows (the clustering trigger's default): 8 small files over two partitions. */
+  private static java.nio.file.Path fourCommits;
+
+  @BeforeAll
+  static void writeTables() throws IOException {
+    CopyTables writer = new CopyTables();
+    sixCommits = written.resolve("orders");
+    ServicedTable six = writer.create(sixCommits, HoodieTableType.COPY_ON_WRITE, CopyTables.V1, Map.of());
+    for (int commit = 0; commit < 6; commit++) {
+      writer.upsert(six, CopyTables.V1, commit * 40, 40, 1, 1);
+    }
+    fourCommits = written.resolve("upserts");
+    ServicedTable four = writer.create(fourCommits, HoodieTableType.COPY_ON_WRITE, CopyTables.V1, Map.of());
+    for (int commit = 0; commit < 4; commit++) {
+      writer.upsert(four, CopyTables.V1, commit * 30, 30, 1, 1);
+    }
+  }
+
   @Test
   void copiesEveryRowIntoFewerFilesWithoutReencodingAndNamesTheNewFiles() throws Exception {
-    ServicedTable table = tables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
-        BINARY_COPY);
-    for (int commit = 0; commit < 6; commit++) {
-      tables.upsert(table, CopyTables.V1, commit * 40, 40, 1, 1);
-    }
+    ServicedTable table = tables.copy(sixCommits, directory, BINARY_COPY);
     List<Path> inputs = tables.latestBaseFiles(table);
     List<Map<String, String>> before = withoutFileName(tables.latestRows(table));
     Map<String, Integer> inputChunks = chunkDigests(inputs);
@@ -112,11 +133,7 @@ class TestBinaryCopyClustering {
    */
   @Test
   void aSourceWhoseBytesNoLongerMatchItsChecksumFailsTheCopyAndNothingIsReplaced() throws Exception {
-    ServicedTable table = tables.create(directory.resolve("rotten"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
-        BINARY_COPY);
-    for (int commit = 0; commit < 6; commit++) {
-      tables.upsert(table, CopyTables.V1, commit * 40, 40, 1, 1);
-    }
+    ServicedTable table = tables.copy(sixCommits, directory, BINARY_COPY);
     List<Path> inputs = tables.latestBaseFiles(table);
     java.nio.file.Path rotten = java.nio.file.Path.of(inputs.get(0).toUri());
     assertThat(crcOf(inputs.get(0))).as("Hudi's writer left a .crc beside its file").exists();
@@ -186,11 +203,7 @@ class TestBinaryCopyClustering {
 
   @Test
   void rollsOverToANewFileBeforeARowGroupWouldPassTheTargetSize() throws Exception {
-    ServicedTable table = tables.create(directory.resolve("sized"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
-        BINARY_COPY);
-    for (int commit = 0; commit < 6; commit++) {
-      tables.upsert(table, CopyTables.V1, commit * 40, 40, 1, 1);
-    }
+    ServicedTable table = tables.copy(sixCommits, directory, BINARY_COPY);
     long smallest = Long.MAX_VALUE;
     long largest = 0;
     for (Path input : tables.latestBaseFiles(table)) {
@@ -257,11 +270,7 @@ class TestBinaryCopyClustering {
 
   @Test
   void anUpsertAfterCopyingUpdatesRowsThroughTheMergedBloomFilters() throws Exception {
-    ServicedTable table = tables.create(directory.resolve("upserts"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
-        BINARY_COPY);
-    for (int commit = 0; commit < 4; commit++) {
-      tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
-    }
+    ServicedTable table = tables.copy(fourCommits, directory, BINARY_COPY);
     cluster(table, Map.of());
     assertThat(tables.latestBaseFiles(table)).hasSize(2);
 
@@ -341,13 +350,9 @@ class TestBinaryCopyClustering {
   @Test
   void theDaemonExecutesABinaryCopyPlanByCopyingWhateverTheTableConfigures() throws Exception {
     // The table's own configuration says rewrite; only the plan says binary copy.
-    ServicedTable table = tables.create(directory.resolve("matched"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
-        Map.of(PLAN_KEY, JavaBinaryCopyClusteringPlanStrategy.class.getName(),
+    ServicedTable table = tables.copy(fourCommits, directory, Map.of(PLAN_KEY, JavaBinaryCopyClusteringPlanStrategy.class.getName(),
             ClusteringStrategyMatch.EXECUTION_STRATEGY_KEY, ClusteringStrategyMatch.JAVA_SORT_AND_SIZE,
             HotFileGroups.COMMITS_KEY, "0", HotFileGroups.MINUTES_KEY, "0"));
-    for (int commit = 0; commit < 4; commit++) {
-      tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
-    }
     List<Path> inputs = tables.latestBaseFiles(table);
     Map<String, Integer> inputChunks = chunkDigests(inputs);
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.hudiTables().writeClient(table)) {
@@ -369,12 +374,9 @@ class TestBinaryCopyClustering {
   void theDaemonExecutesAPlanThatNamesSparksBinaryCopyWithJavaBinaryCopy() throws Exception {
     // Neither the table's configuration nor the planner are binary copy (the rewrite is named; binary copy is the
     // default): only the plan, as a Spark planner writes it.
-    ServicedTable table = tables.create(directory.resolve("sparkplan"), HoodieTableType.COPY_ON_WRITE, CopyTables.V1,
-        Map.of(HotFileGroups.COMMITS_KEY, "0", HotFileGroups.MINUTES_KEY, "0",
-            "hoodie.clustering.plan.strategy.class", TableWriteConfigs.REWRITE_PLAN_STRATEGY));
-    for (int commit = 0; commit < 4; commit++) {
-      tables.upsert(table, CopyTables.V1, commit * 30, 30, 1, 1);
-    }
+    ServicedTable table = tables.copy(fourCommits, directory, Map.of(HotFileGroups.COMMITS_KEY, "0",
+        HotFileGroups.MINUTES_KEY, "0",
+        "hoodie.clustering.plan.strategy.class", TableWriteConfigs.REWRITE_PLAN_STRATEGY));
     Map<String, Integer> inputChunks = chunkDigests(tables.latestBaseFiles(table));
     String instant;
     try (HoodieJavaWriteClient<HoodieAvroPayload> client = tables.hudiTables().writeClient(table)) {
