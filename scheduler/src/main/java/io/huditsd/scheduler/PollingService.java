@@ -27,7 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class PollingService implements TableRegistry.Listener, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PollingService.class);
-  private static final Duration SHUTDOWN_WAIT = Duration.ofMinutes(2);
+  /**
+   * How long a stop waits for the polls in flight. A poll writes no plan once the pool stops (DuePlanner), so what
+   * is left of one is reading; well inside a stop's grace period, which Kubernetes ends with SIGKILL after 30 s.
+   */
+  private static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(10);
 
   private final TablePoller poller;
   private final TableRegistry registry;
@@ -113,7 +117,8 @@ public final class PollingService implements TableRegistry.Listener, AutoCloseab
     executor.shutdown();
     try {
       if (!executor.awaitTermination(SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.warn("Polls still running {} after shutdown; leaving them", SHUTDOWN_WAIT);
+        LOG.warn("Polls still running {} after the stop began; interrupting them", SHUTDOWN_WAIT);
+        executor.shutdownNow();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
