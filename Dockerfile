@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The hudi-tsd image: docker build -t hudi-tsd:0.1.0 .   (see README, "Container image and Kubernetes")
+# The hudi-tsd image: docker build -t hudi-tsd:0.1.0 .   (see docs/operations.md, "Container image and Kubernetes")
 # With a Spark client for the Spark engine (spark-submit in the daemon's pod; a few hundred MB more):
 #   docker build --build-arg WITH_SPARK=true -t hudi-tsd:0.1.0-spark .
 # Off by default because most deployments run every plan in the daemon and the Spark jars would triple the image.
@@ -43,13 +43,13 @@ RUN groupadd --system --gid 10001 tsd \
 COPY --from=build /src/api/target/hudi-tsd.jar /opt/hudi-tsd/api/target/hudi-tsd.jar
 COPY --from=build /src/api/target/lib/ /opt/hudi-tsd/api/target/lib/
 COPY bin/tsd /opt/hudi-tsd/bin/tsd
-# Extra jars the launcher adds after the daemon's own (README, "Object stores (S3, GCS, ABFS)"): whatever the build
+# Extra jars the launcher adds after the daemon's own (docs/object-stores.md): whatever the build
 # context's lib/ext/ holds (the GCS connector, hadoop-azure, Hudi's hudi-aws bundle...), or add them in an image of
 # your own: FROM hudi-tsd:0.1.0 + COPY gcs-connector-hadoop3-2.2.26-shaded.jar /opt/hudi-tsd/lib/ext/. S3 needs none:
 # hadoop-aws and the AWS SDK v1 modules it uses are in lib/.
 COPY lib/ext/ /opt/hudi-tsd/lib/ext/
 # The heap follows the container's memory limit. Hadoop's simple authentication needs a user name, which an
-# arbitrary UID (OpenShift) would not have. No class-data-sharing archive (README, "Running it"): every fresh pod
+# arbitrary UID (OpenShift) would not have. No class-data-sharing archive (docs/running.md): every fresh pod
 # (each CronJob run) would pay for writing one at its first once and lose it with the pod.
 ENV TSD_JAVA_OPTS="-XX:MaxRAMPercentage=70.0 -XX:+ExitOnOutOfMemoryError" \
     HADOOP_USER_NAME=tsd \

@@ -223,7 +223,7 @@ run_spark() { # name warm(0|1)
 
 # `bin/tsd once --services clustering` with the daemon's binary-copy plan strategy, as an operator runs it: the whole
 # process timed (JVM start, probe, poll, schedule, execute, commit, exit), after one unmeasured once of the same
-# command that writes bin/tsd's class-data-sharing archive for these --services (README, "Running it"), as every once
+# command that writes bin/tsd's class-data-sharing archive for these --services (docs/running.md), as every once
 # after the first has it.
 once_args=(--services clustering --hoodie-conf "hoodie.clustering.plan.strategy.class=$tsd_plan"
   --hoodie-conf "$codec" --hoodie-conf hoodie.clustering.plan.strategy.hot.commits=0

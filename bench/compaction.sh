@@ -16,7 +16,7 @@
 #   HEAP           -Xmx of every JVM                                                     [2g]
 #   CONTENDERS     in this order [tsd java-minimal java-daemon spark plain-copy]
 #     tsd                    bin/tsd once --table COPY --services compaction (schedule, execute, commit, exit)
-#     tsd-nocds              the same with TSD_CDS=off (no class-data-sharing archive; see README)
+#     tsd-nocds              the same with TSD_CDS=off (no class-data-sharing archive; see docs/running.md)
 #     tsd-fullinline         the same with the JVM's own C2 inlining limits, which bin/tsd lowers for a once
 #                            (-XX:FreqInlineSize=325 -XX:InlineSmallCode=2500)
 #     tsd-pool1, tsd-pool2   the same with -Djava.util.concurrent.ForkJoinPool.common.parallelism=1 / 2 (the
@@ -161,7 +161,7 @@ run_java() { # name mode jvm-flags -- keys...
     CompactionBench compact "$name" "$dir/runs/$name" "$mode" "$@"
 }
 
-# bin/tsd writes its class-data-sharing archive at the first `once` of a build and --services (see README): one
+# bin/tsd writes its class-data-sharing archive at the first `once` of a build and --services (see docs/running.md): one
 # unmeasured compaction first, so that the tsd contenders start as a user's every later run does (tsd-nocds: without
 # the archive).
 if [[ " $contenders " == *" tsd"* ]]; then

@@ -1,6 +1,6 @@
 # Sourced by the benchmarks that time `bin/tsd once` (binary-copy.sh, clustering.sh, compaction.sh); needs the
 # caller's log function. bin/tsd writes its class-data-sharing archive when the first `once` of a build and --services
-# exits (README, "Running it"): one unmeasured once of the same command, on a copy of the source table, makes every
+# exits (docs/running.md): one unmeasured once of the same command, on a copy of the source table, makes every
 # measured once start as a user's every later run does.
 
 # warm_cds_archive HOME DIR SOURCE_TABLE ONCE_ARGS...: runs "HOME/bin/tsd once --table <copy> ONCE_ARGS..." on a copy

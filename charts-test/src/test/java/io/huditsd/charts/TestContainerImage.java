@@ -45,7 +45,7 @@ class TestContainerImage {
     assertThat(image.copies()).containsEntry("/src/api/target/hudi-tsd.jar",
         "/opt/hudi-tsd/api/target/hudi-tsd.jar").containsEntry("/src/api/target/lib/", "/opt/hudi-tsd/api/target/lib/")
         .containsEntry("bin/tsd", "/opt/hudi-tsd/bin/tsd")
-        // The extra jars' directory beside bin/, where the launcher looks (README, "Object stores").
+        // The extra jars' directory beside bin/, where the launcher looks (docs/object-stores.md).
         .containsEntry("lib/ext/", "/opt/hudi-tsd/lib/ext/");
     assertThat(HOME.resolve("lib/ext")).isDirectory();
     // Without the build argument the image has no Spark client.

@@ -19,7 +19,8 @@ public final class HoodieKeyRules {
       + "with one file group, so the daemon builds each index with one";
 
   private static final String INGESTION_FIRST = "the daemon's commits always lose a conflict with a writer's "
-      + "(see \"Ingestion first\"); tune it with hoodie.clustering.plan.strategy.hot.commits / .hot.minutes";
+      + "(see docs/writers.md, \"Ingestion first\"); tune it with hoodie.clustering.plan.strategy.hot.commits"
+      + " / .hot.minutes";
 
   /** Keys the daemon sets itself, with the reason a user may not. */
   public static final Map<String, String> DAEMON_OWNED = Map.ofEntries(

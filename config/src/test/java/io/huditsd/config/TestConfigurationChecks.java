@@ -102,7 +102,7 @@ class TestConfigurationChecks {
         "hoodie: key 'hoodie.table.version' may not be set: it comes from the table's hoodie.properties",
         "hoodie: key 'hoodie.write.auto.upgrade' may not be set: the daemon never upgrades a table",
         "hoodie: key 'hoodie.write.lock.conflict.resolution.strategy' may not be set: the daemon's commits always"
-            + " lose a conflict with a writer's (see \"Ingestion first\"); tune it with"
+            + " lose a conflict with a writer's (see docs/writers.md, \"Ingestion first\"); tune it with"
             + " hoodie.clustering.plan.strategy.hot.commits / .hot.minutes",
         "hoodie: key 'hoodie.write.markers.type' may not be set: the Java engine needs DIRECT markers",
         "hoodie: key 'hoodie.write.table.version' may not be set: the daemon pins it to the table's own"

@@ -169,7 +169,7 @@ class TestAsyncIndexing {
       }
 
       // Hudi 1.2.0's catch-up waits for every writer commit that was inflight with a live heartbeat when it started,
-      // even one that has failed since (a writer commit in the window described in README, "Metadata indexes"): the
+      // even one that has failed since (a writer commit in the window described in docs/indexes.md): the
       // build then times out (hoodie.metadata.index.check.timeout.seconds) and is rolled back. Either way each build
       // ends succeeded or failed-and-rolled-back, and two succeed.
       System.out.println("Index runs: " + finished.stream().map(run -> run.item().instant().orElseThrow() + "="

@@ -39,7 +39,7 @@ import static org.awaitility.Awaitility.await;
  * Hudi's HTTP commit callback from a Spark writer (the official bundle through spark-peer) to the packaged daemon,
  * whose regular poll is 10 minutes away: apart from the first regular poll of {@code cb_refused} at start, every
  * poll within the test is one a callback caused. The writer's {@code hoodie.write.commit.callback.*} settings are
- * the ones the README ("Commit callbacks") tells writers to add.
+ * the ones docs/writers.md ("Commit callbacks") tells writers to add.
  *
  * <p>Three tables, written before the daemon starts (no callback then): {@code cb_mor} takes the writer's upserts
  * and the daemon compacts it after every second delta commit; {@code cb_refused} (one Spark insert) and

@@ -29,7 +29,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Issue 19: a Spark writer (official Hudi bundle, Hudi's {@code ZookeeperBasedLockProvider} shared with the daemon,
- * the ingestion-first conflict resolution and Spark's allow-update strategy, as the README asks of writers) upserts
+ * the ingestion-first conflict resolution and Spark's allow-update strategy, as docs/writers.md asks) upserts
  * into a COW and a MOR table, batch after batch, with updates of recent keys and of old ones, while the daemon
  * server clusters, compacts and cleans them. No writer commit may fail; clustering completes on both tables over
  * the file groups the writer left alone; Spark reads back exactly the rows the batches imply.

@@ -89,7 +89,7 @@ public final class SampleTable implements AutoCloseable {
     // services whether they run in this JVM (bin/tsd demo) or in other processes.
     properties.put("hoodie.write.lock.provider",
         DefaultTableLock.forBasePath(basePath).orElse(HadoopStorageLockProvider.class.getName()));
-    // Ingestion first: a pending clustering plan never fails this writer; the clustering yields (see README).
+    // Ingestion first: a pending clustering plan never fails this writer; the clustering yields (docs/writers.md).
     properties.put("hoodie.write.lock.conflict.resolution.strategy",
         "io.huditsd.lock.IngestionFirstConflictResolutionStrategy");
     properties.put("hoodie.embed.timeline.server", "false");
