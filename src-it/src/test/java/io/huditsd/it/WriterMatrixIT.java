@@ -12,6 +12,8 @@ import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static io.huditsd.it.support.TrackedTable.concat;
 import static io.huditsd.it.support.TrackedTable.deletes;
@@ -142,12 +145,7 @@ class WriterMatrixIT {
           assertThat(archivedByWriter).as("the daemon's cleans (%s) that %s's archiver archived on %s: none means "
               + "its archiver never read one", daemonCleans.get(table), writer, table.basePath()).isNotEmpty();
         }
-        if (writer == HudiWriter.HUDI_1_2) {
-          // Before 1.2, and show_commits in 1.2 too, the procedures take a catalog table only, and a Hudi table in
-          // the catalog needs Hive's classes, which the peer does not have.
-          assertThat(spark.sql("CALL show_fsview_latest(path => '" + table.basePath() + "', limit => 1000)"))
-              .as("%s's show_fsview_latest on %s", writer, table.basePath()).isNotEmpty();
-        }
+        assertProceduresRead(spark, writer, table);
       }
 
       service(writer, work.resolve("once-rewrite"), tables, "compaction,clustering,clean,archive", List.of(
@@ -164,6 +162,30 @@ class WriterMatrixIT {
         own.close();
       }
     }
+  }
+
+  /**
+   * The writer's own SQL procedures read the table the daemon serviced: {@code show_commits} lists completed
+   * instants of its active timeline (the daemon's among them where not archived yet), {@code show_fsview_latest}
+   * the latest file slices of a partition. Before 1.2 they name a catalog table only, which is registered first.
+   */
+  private static void assertProceduresRead(SparkPeer spark, HudiWriter writer, SparkTable table) throws IOException {
+    Path basePath = Path.of(table.basePath());
+    String name = "matrix_" + writer.release().replace('.', '_') + "_" + basePath.getFileName();
+    spark.sql("CREATE TABLE IF NOT EXISTS " + name + " USING hudi LOCATION '" + basePath + "'");
+    List<Map<String, Object>> commits = spark.sql("CALL show_commits(table => '" + name + "', limit => 1000)");
+    Set<String> completed = timeline(table).getCommitsTimeline().filterCompletedInstants().getInstantsAsStream()
+        .map(HoodieInstant::requestedTime).collect(Collectors.toSet());
+    assertThat(commits).as("%s's show_commits on %s", writer, basePath).isNotEmpty()
+        .allSatisfy(row -> assertThat(completed).as("completed instants on the timeline")
+            .contains(String.valueOf(row.get("commit_time"))));
+    String partition;
+    try (Stream<Path> children = Files.list(basePath)) {
+      partition = children.filter(Files::isDirectory).map(child -> child.getFileName().toString())
+          .filter(child -> !child.startsWith(".")).sorted().findFirst().orElseThrow();
+    }
+    assertThat(spark.sql("CALL show_fsview_latest(table => '" + name + "', partition_path => '" + partition + "')"))
+        .as("%s's show_fsview_latest on %s, partition %s", writer, basePath, partition).isNotEmpty();
   }
 
   /**
