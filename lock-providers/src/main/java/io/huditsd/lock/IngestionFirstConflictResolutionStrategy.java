@@ -6,7 +6,6 @@ import org.apache.hudi.common.model.HoodieCommitMetadata;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.model.WriteOperationType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
-import org.apache.hudi.common.table.HoodieTableVersion;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.table.HoodieTable;
 
@@ -54,7 +53,10 @@ public class IngestionFirstConflictResolutionStrategy extends PreferWriterConfli
   }
 
   private static boolean slicesByCompletionTime(HoodieTableMetaClient metaClient) {
+    // versionCode() rather than HoodieTableVersion.EIGHT and greaterThanOrEquals: this class runs inside the
+    // writer's Hudi, and Hudi 0.14/0.15 have neither (their enum ends at SIX), so a 0.15 writer would die with a
+    // NoSuchFieldError here when it meets a completed compaction.
     return metaClient.getTableType() == HoodieTableType.MERGE_ON_READ
-        && metaClient.getTableConfig().getTableVersion().greaterThanOrEquals(HoodieTableVersion.EIGHT);
+        && metaClient.getTableConfig().getTableVersion().versionCode() >= 8;
   }
 }

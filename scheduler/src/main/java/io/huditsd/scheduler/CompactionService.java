@@ -19,6 +19,7 @@ import org.apache.hudi.config.HoodieWriteConfig;
 import org.apache.hudi.table.action.compact.CompactionTriggerStrategy;
 
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -55,8 +56,36 @@ public final class CompactionService implements PlannedService {
 
   @Override
   public Due due(ServicedTable table, HoodieTableMetaClient metaClient, HoodieWriteConfig config, long nowMillis) {
-    Optional<ServiceDecision> notDue = notDue(metaClient, config, nowMillis);
-    return notDue.<Due>map(Due.No::new).orElseGet(() -> Due.yes(CompactionService::schedule));
+    Optional<ServiceDecision> notNow = notDue(metaClient, config, nowMillis).or(() -> writerInFlight(metaClient));
+    return notNow.<Due>map(Due.No::new).orElseGet(() -> Due.yes(CompactionService::schedule));
+  }
+
+  /**
+   * Why no compaction may be planned now on a table below version 8: a writer's commit or delta commit is in flight.
+   * There Hudi cuts file slices by instant time and a plan takes the log files on storage when it is made, so a
+   * writer with an earlier instant still appending to a planned file group writes log blocks the compaction never
+   * reads into the slice it replaces: Hudi's conflict resolution (PreferWriter, the ingestion-first strategy) fails
+   * that writer's commit (Hudi 0.x's own compaction scheduling refused it for the same reason). From version 8 slices
+   * are cut by completion time and the writer's log belongs to the slice the compaction starts. Empty when a plan may
+   * be made.
+   */
+  static Optional<ServiceDecision> writerInFlight(HoodieTableMetaClient metaClient) {
+    int version = metaClient.getTableConfig().getTableVersion().versionCode();
+    if (version >= 8) {
+      return Optional.empty();
+    }
+    List<String> writers = metaClient.getActiveTimeline().getCommitsTimeline().filterInflightsAndRequested()
+        .getInstantsAsStream()
+        .filter(instant -> instant.getAction().equals(HoodieTimeline.COMMIT_ACTION)
+            || instant.getAction().equals(HoodieTimeline.DELTA_COMMIT_ACTION))
+        .map(HoodieInstant::requestedTime).toList();
+    if (writers.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(ServiceDecision.of(ServiceType.COMPACTION, ServiceDecision.Reason.WRITER_IN_FLIGHT,
+        "due, but writer commits " + writers + " are in flight on table version " + version + ", where a compaction"
+            + " planned now would fail them (file slices are cut by instant time before version 8); planned once"
+            + " they complete or are rolled back"));
   }
 
   /**

@@ -40,6 +40,11 @@ public record ServiceDecision(ServiceType service, Reason reason, String message
     HOT_FILE_GROUPS,
     /** Due, but every candidate file group is under another pending plan. */
     UNDER_PENDING_PLAN,
+    /**
+     * Due, but a writer commit is in flight on a table below version 8, where a compaction planned now would conflict
+     * with it.
+     */
+    WRITER_IN_FLIGHT,
     /** Due, but no file is below the small-file limit. */
     NO_SMALL_FILES,
     /** Due, and Hudi looked, but found nothing to plan. */

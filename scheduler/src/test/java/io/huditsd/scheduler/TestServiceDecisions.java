@@ -51,6 +51,36 @@ class TestServiceDecisions {
   }
 
   @Test
+  void compactionDueOnAVersion6TableWaitsForTheWriterCommitInFlightAndNamesIt() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("ledger"), HoodieTableType.MERGE_ON_READ, 6,
+        Map.of("hoodie.compact.inline.max.delta.commits", "2"));
+    localTables.upsert(table, 0, 10, 1);
+    localTables.upsert(table, 0, 10, 2);
+    // A writer still writing: on version 6 its log blocks would land in the slice a plan made now compacts.
+    String writer = localTables.upsertWithoutCommit(table, 0, 10, 3);
+
+    ServiceDecision compaction = plan(table).get(ServiceType.COMPACTION);
+
+    assertThat(compaction.reason()).as(compaction.message()).isEqualTo(ServiceDecision.Reason.WRITER_IN_FLIGHT);
+    assertThat(compaction.message()).contains(writer).contains("table version 6");
+    assertThat(PendingPlans.list(localTables.hudiTables().metaClient(table.basePath()))).isEmpty();
+  }
+
+  @Test
+  void compactionDueOnAVersion8TableIsPlannedBesideAWriterCommitInFlight() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("journal"), HoodieTableType.MERGE_ON_READ, 8,
+        Map.of("hoodie.compact.inline.max.delta.commits", "2"));
+    localTables.upsert(table, 0, 10, 1);
+    localTables.upsert(table, 0, 10, 2);
+    // From version 8 the writer's log belongs to the slice the compaction starts: no reason to wait.
+    localTables.upsertWithoutCommit(table, 0, 10, 3);
+
+    ServiceDecision compaction = plan(table).get(ServiceType.COMPACTION);
+
+    assertThat(compaction.reason()).as(compaction.message()).isEqualTo(ServiceDecision.Reason.SCHEDULED);
+  }
+
+  @Test
   void clusteringDueWhileACompactionPlanHoldsEveryFileGroupSaysEveryCandidateIsUnderAPendingPlan()
       throws IOException {
     ServicedTable table = localTables.create(directory.resolve("payments"), HoodieTableType.MERGE_ON_READ, 9,

@@ -225,6 +225,16 @@ public final class SparkPeer implements AutoCloseable {
     return work.resolve("spark-peer.err");
   }
 
+  /**
+   * Kills the peer's JVM with SIGKILL ({@link Process#destroyForcibly()}), as a crashed or preempted writer dies: no
+   * shutdown hook runs, its instant stays inflight and its heartbeat stops. A command in flight fails with "Spark
+   * peer exited".
+   */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("the Spark peer died after SIGKILL").isTrue();
+  }
+
   @Override
   public void close() throws InterruptedException {
     if (process.isAlive()) {

@@ -31,15 +31,31 @@ public final class SparkTable {
   private final SparkPeer spark;
   private final String basePath;
   private final Map<String, String> options;
-  private final ExpectedRows expected = new ExpectedRows();
+  private final ExpectedRows expected;
   /** The note of every version written after the column was added, by {@code id@ts}. */
   private final Map<String, String> notes = new HashMap<>();
   private boolean withNote;
 
   private SparkTable(SparkPeer spark, String basePath, Map<String, String> options) {
+    this(spark, basePath, options, new ExpectedRows());
+  }
+
+  private SparkTable(SparkPeer spark, String basePath, Map<String, String> options, ExpectedRows expected) {
     this.spark = spark;
     this.basePath = basePath;
     this.options = options;
+    this.expected = expected;
+  }
+
+  /**
+   * This table written and read by {@code peer} from now on (one started after this table's peer died), with the
+   * rows written so far as its model. The two share the model: write through one of them only.
+   */
+  public SparkTable withPeer(SparkPeer peer) {
+    if (withNote) {
+      throw new IllegalStateException("withPeer does not carry the note column over; add it to this method first");
+    }
+    return new SparkTable(peer, basePath, options, expected);
   }
 
   /**
@@ -125,6 +141,15 @@ public final class SparkTable {
     write(rows, "upsert", extraOptions);
   }
 
+  /**
+   * An upsert that is not to commit (its writer is killed while it runs): the model is left as it was, and
+   * whatever the write throws is the caller's.
+   */
+  public void upsertNeverCommitted(List<SampleRow> rows) {
+    new ExpectedRows().apply(rows);
+    send(rows, "upsert", Map.of());
+  }
+
   /** Spark's {@code delete} operation on the keys of {@code deletes} (each made with {@link SampleRow#asDelete}). */
   public void delete(List<SampleRow> deletes) {
     for (SampleRow row : deletes) {
@@ -157,6 +182,10 @@ public final class SparkTable {
   private void write(List<SampleRow> rows, String operation, Map<String, String> extraOptions) {
     // First, so that a batch the model refuses (its outcome undefined) is never written.
     expected.apply(rows);
+    send(rows, operation, extraOptions);
+  }
+
+  private void send(List<SampleRow> rows, String operation, Map<String, String> extraOptions) {
     List<Map<String, Object>> json = new ArrayList<>(rows.size());
     Map<String, String> batchNotes = new HashMap<>();
     for (SampleRow row : rows) {
