@@ -50,6 +50,20 @@ class TestFailedWritesRollback {
     return rollback.run(table, metaClient, hudiTables.writeConfig(table, metaClient), rollBack);
   }
 
+  /** A table keeping one commit, after three upserts of the same keys: a clean plan with files to delete. */
+  private ServicedTable tableWithAPendingClean() throws IOException {
+    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9,
+        Map.of("hoodie.clean.commits.retained", "1"));
+    localTables.upsert(table, 0, 20, 1);
+    localTables.upsert(table, 0, 20, 2);
+    localTables.upsert(table, 0, 20, 3);
+    try (HoodieJavaWriteClient<HoodieAvroPayload> client = hudiTables.writeClient(table)) {
+      client.scheduleTableService(Option.empty(), TableServiceType.CLEAN)
+          .orElseThrow(() -> new AssertionError("no clean plan"));
+    }
+    return table;
+  }
+
   private List<String> pendingInstants(ServicedTable table) {
     return hudiTables.metaClient(table.basePath()).getActiveTimeline().filterInflightsAndRequested()
         .getInstantsAsStream().map(HoodieInstant::requestedTime).toList();
@@ -158,15 +172,7 @@ class TestFailedWritesRollback {
    */
   @Test
   void aCleanRunJudgesLiveWritesByTheWritersHeartbeatNotTheDaemonsShorterOne() throws IOException {
-    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9,
-        Map.of("hoodie.clean.commits.retained", "1"));
-    localTables.upsert(table, 0, 20, 1);
-    localTables.upsert(table, 0, 20, 2);
-    localTables.upsert(table, 0, 20, 3);
-    try (HoodieJavaWriteClient<HoodieAvroPayload> client = hudiTables.writeClient(table)) {
-      client.scheduleTableService(Option.empty(), TableServiceType.CLEAN)
-          .orElseThrow(() -> new AssertionError("no clean plan"));
-    }
+    ServicedTable table = tableWithAPendingClean();
     String live = localTables.upsertWithoutCommit(table, 20, 10, 4);
     age(table, live, Duration.ofSeconds(30));
     PendingPlan clean = PendingPlans.list(hudiTables.metaClient(table.basePath())).stream()
@@ -261,15 +267,7 @@ class TestFailedWritesRollback {
   /** Hudi's cleaner rolls back failed writes before it cleans, so a clean waits while such a write is pending. */
   @Test
   void aCleanRunIsSkippedWhileAWriteWithNoHeartbeatFileIsPending() throws IOException {
-    ServicedTable table = localTables.create(directory.resolve("orders"), HoodieTableType.COPY_ON_WRITE, 9,
-        Map.of("hoodie.clean.commits.retained", "1"));
-    localTables.upsert(table, 0, 20, 1);
-    localTables.upsert(table, 0, 20, 2);
-    localTables.upsert(table, 0, 20, 3);
-    try (HoodieJavaWriteClient<HoodieAvroPayload> client = hudiTables.writeClient(table)) {
-      client.scheduleTableService(Option.empty(), TableServiceType.CLEAN)
-          .orElseThrow(() -> new AssertionError("no clean plan"));
-    }
+    ServicedTable table = tableWithAPendingClean();
     String singleWriter = localTables.upsertWithoutCommitAsSingleWriter(table, 20, 10, 4);
     PendingPlan clean = PendingPlans.list(hudiTables.metaClient(table.basePath())).stream()
         .filter(plan -> plan.service() == ServiceType.CLEAN).findFirst().orElseThrow();

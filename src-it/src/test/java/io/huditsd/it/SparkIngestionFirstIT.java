@@ -8,6 +8,8 @@ import io.huditsd.it.support.SparkPeer;
 import io.huditsd.it.support.SparkTable;
 import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.Tsd;
+import io.huditsd.it.support.WriterKeys;
+import io.huditsd.it.support.ZookeeperLockKeys;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
@@ -43,20 +45,8 @@ class SparkIngestionFirstIT {
     Path work = Tsd.workDirectory("SparkIngestionFirstIT");
     SparkPeer spark = SparkPeer.shared();
     try (TestingServer zookeeper = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1), true)) {
-      Map<String, String> lockKeys = new LinkedHashMap<>();
-      lockKeys.put("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider");
-      lockKeys.put("hoodie.write.lock.zookeeper.url", zookeeper.getConnectString());
-      lockKeys.put("hoodie.write.lock.zookeeper.port", Integer.toString(zookeeper.getPort()));
-      lockKeys.put("hoodie.write.lock.zookeeper.base_path", LOCKS);
-      lockKeys.put("hoodie.write.lock.zookeeper.session_timeout_ms", "10000");
-      lockKeys.put("hoodie.write.lock.zookeeper.connection_timeout_ms", "5000");
-      Map<String, String> writerOptions = new LinkedHashMap<>(lockKeys);
-      writerOptions.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
-      writerOptions.put("hoodie.cleaner.policy.failed.writes", "LAZY");
-      writerOptions.put("hoodie.write.lock.conflict.resolution.strategy",
-          "io.huditsd.lock.IngestionFirstConflictResolutionStrategy");
-      writerOptions.put("hoodie.clustering.updates.strategy",
-          "org.apache.hudi.client.clustering.update.strategy.SparkAllowUpdateStrategy");
+      Map<String, String> lockKeys = ZookeeperLockKeys.of(zookeeper, LOCKS);
+      Map<String, String> writerOptions = WriterKeys.ingestionFirst(lockKeys);
       // Every batch makes new files: clustering has small files to work on.
       writerOptions.put("hoodie.parquet.small.file.limit", "0");
       SparkTable cow = SparkTable.create(spark, work.resolve("orders_cow"), "COPY_ON_WRITE", writerOptions);

@@ -10,6 +10,8 @@ import io.huditsd.it.support.SparkTable;
 import io.huditsd.it.support.TableReader;
 import io.huditsd.it.support.TrackedTable;
 import io.huditsd.it.support.Tsd;
+import io.huditsd.it.support.WriterKeys;
+import io.huditsd.it.support.ZookeeperLockKeys;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
@@ -64,26 +66,14 @@ class WriterConcurrencyIT {
     Timings timings = new Timings(writer);
     Path work = Tsd.workDirectory("WriterConcurrencyIT/" + writer.release());
     try (TestingServer zookeeper = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, 500, -1), true)) {
-      Map<String, String> lockKeys = new LinkedHashMap<>();
-      lockKeys.put("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider");
-      lockKeys.put("hoodie.write.lock.zookeeper.url", zookeeper.getConnectString());
-      lockKeys.put("hoodie.write.lock.zookeeper.port", Integer.toString(zookeeper.getPort()));
-      lockKeys.put("hoodie.write.lock.zookeeper.base_path", LOCKS);
-      lockKeys.put("hoodie.write.lock.zookeeper.session_timeout_ms", "10000");
-      lockKeys.put("hoodie.write.lock.zookeeper.connection_timeout_ms", "5000");
+      Map<String, String> lockKeys = ZookeeperLockKeys.of(zookeeper, LOCKS);
       // The writer's heartbeat, and the daemon told so: a dead writer's commit counts as failed 2 s after its last
       // beat.
       Map<String, String> heartbeatKeys = Map.of(
           "hoodie.client.heartbeat.interval_in_ms", "1000",
           "hoodie.client.heartbeat.tolerable.misses", "2");
-      Map<String, String> writerOptions = new LinkedHashMap<>(lockKeys);
+      Map<String, String> writerOptions = WriterKeys.ingestionFirst(lockKeys);
       writerOptions.putAll(heartbeatKeys);
-      writerOptions.put("hoodie.write.concurrency.mode", "OPTIMISTIC_CONCURRENCY_CONTROL");
-      writerOptions.put("hoodie.cleaner.policy.failed.writes", "LAZY");
-      writerOptions.put("hoodie.write.lock.conflict.resolution.strategy",
-          "io.huditsd.lock.IngestionFirstConflictResolutionStrategy");
-      writerOptions.put("hoodie.clustering.updates.strategy",
-          "org.apache.hudi.client.clustering.update.strategy.SparkAllowUpdateStrategy");
       // Every batch makes new files: clustering has small files to work on.
       writerOptions.put("hoodie.parquet.small.file.limit", "0");
 
