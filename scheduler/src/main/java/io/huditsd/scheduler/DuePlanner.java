@@ -139,7 +139,8 @@ public final class DuePlanner {
     verifyReadable(metaClient);
     List<String> withoutHeartbeat = FailedWritesRollback.withoutHeartbeat(metaClient);
     if (!withoutHeartbeat.isEmpty()) {
-      throw new IllegalStateException("table " + table.id() + ": " + FailedWrites.singleWriterProblem(withoutHeartbeat));
+      throw new IllegalStateException("table " + table.id() + ": "
+          + FailedWrites.singleWriterProblem(withoutHeartbeat));
     }
     if (service.rollsBackFailedWritesFirst()) {
       failedWrites.run(table, metaClient, tables.writeConfig(table, metaClient), true);
@@ -271,7 +272,7 @@ public final class DuePlanner {
       // write back (a clean) or miss its conflicts. The write's end changes the timeline, and the next poll plans.
       LOG.debug("Table {}: nothing scheduled: {}", table.id(), singleWriter.get());
       return new Outcome(List.of(), 0, timeTriggered(table, config), failed.recheckAt(), failed,
-          refused(table, singleWriter.get()));
+          ServiceDecision.forEveryService(table, ServiceDecision.Reason.SINGLE_WRITER, singleWriter.get()));
     }
     List<PendingPlan> pending = PendingPlans.list(metaClient);
     List<String> scheduled = new ArrayList<>();
@@ -378,17 +379,6 @@ public final class DuePlanner {
       }
     }
     return due;
-  }
-
-  /** Every service the table runs refused, beside a writer outside Hudi's multi-writer mode. */
-  private static Map<ServiceType, ServiceDecision> refused(ServicedTable table, String problem) {
-    Map<ServiceType, ServiceDecision> decisions = new EnumMap<>(ServiceType.class);
-    for (ServiceType type : ServiceType.values()) {
-      decisions.put(type, table.runs(type)
-          ? ServiceDecision.of(type, ServiceDecision.Reason.SINGLE_WRITER, problem)
-          : disabled(type));
-    }
-    return decisions;
   }
 
   /** The decision for a service the table does not run. */

@@ -1,8 +1,11 @@
 package io.huditsd.scheduler;
 
 import io.huditsd.config.ServiceType;
+import io.huditsd.config.ServicedTable;
 
+import java.util.EnumMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -69,6 +72,18 @@ public record ServiceDecision(ServiceType service, Reason reason, String message
 
   static ServiceDecision of(ServiceType service, Reason reason, String message) {
     return new ServiceDecision(service, reason, message);
+  }
+
+  /**
+   * One decision for every service the table runs, for a reason that holds for the whole table (paused, a writer
+   * outside multi-writer mode); the services it does not run are {@link Reason#DISABLED}.
+   */
+  static Map<ServiceType, ServiceDecision> forEveryService(ServicedTable table, Reason reason, String message) {
+    Map<ServiceType, ServiceDecision> decisions = new EnumMap<>(ServiceType.class);
+    for (ServiceType type : ServiceType.values()) {
+      decisions.put(type, table.runs(type) ? of(type, reason, message) : DuePlanner.disabled(type));
+    }
+    return decisions;
   }
 
   /** Whether the round scheduled nothing for the service although the table runs it. */

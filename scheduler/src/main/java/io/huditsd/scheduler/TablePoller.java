@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -187,7 +186,8 @@ public final class TablePoller {
       Map<ServiceType, ServiceDecision> decisions = last.decisions();
       // Loading the table can take seconds; a table handed to another replica meanwhile is planned by it.
       if (state.isPaused()) {
-        decisions = paused(state.table());
+        decisions = ServiceDecision.forEveryService(state.table(), ServiceDecision.Reason.PAUSED,
+            "the table is paused (POST .../resume resumes it)");
       } else if (owned.test(state.table().id())) {
         DuePlanner.Outcome outcome = planner.planAndEnqueue(state.table(), metaClient, config);
         timeTriggered = outcome.timeTriggered();
@@ -228,17 +228,6 @@ public final class TablePoller {
     String timelinePath = metaClient.getTimelinePath().toString();
     return current.timeline().toString().equals(timelinePath) ? current
         : TimelineLocation.resolve(hadoopConfiguration, basePath, timelinePath);
-  }
-
-  /** A paused table's services: each one the table runs is paused, the others disabled. */
-  private static Map<ServiceType, ServiceDecision> paused(ServicedTable table) {
-    Map<ServiceType, ServiceDecision> decisions = new EnumMap<>(ServiceType.class);
-    for (ServiceType type : ServiceType.values()) {
-      decisions.put(type, table.runs(type)
-          ? ServiceDecision.of(type, ServiceDecision.Reason.PAUSED, "the table is paused (POST .../resume resumes it)")
-          : DuePlanner.disabled(type));
-    }
-    return decisions;
   }
 
   /**

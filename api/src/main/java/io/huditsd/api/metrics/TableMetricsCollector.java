@@ -231,8 +231,8 @@ public final class TableMetricsCollector implements MultiCollector {
       List<MetricSnapshot> snapshots = new ArrayList<>();
       for (LabelledFamily family : List.of(unscheduled, scheduled, logFiles, fileGroups, smallFiles, pending,
           oldestAge, deltaCommits, lastSuccess, failures, paused, owned, missingIndexes, failedWrites, failedWriteAge,
-          writesWithoutHeartbeat, cleanBlocked, timelineInstants, archivalBacklog, metadataDeltaCommits, cleanableFiles, cleanableBytes,
-          info)) {
+          writesWithoutHeartbeat, cleanBlocked, timelineInstants, archivalBacklog, metadataDeltaCommits,
+          cleanableFiles, cleanableBytes, info)) {
         snapshots.add(family.snapshot());
       }
       return snapshots;
